@@ -1,0 +1,269 @@
+"""`Memory`: the engine users touch. Ports in through the constructor, one namespace per object."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from kuzya import recall as recall_pipeline
+from kuzya import validate
+from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
+from kuzya.errors import InvalidInput
+from kuzya.model import Attachment, Episode, HistoryEvent, Message, Recall, RecallItem
+from kuzya.recall import RecallSettings
+from kuzya.store.base import NewEpisode, Store
+from kuzya.store.sqlite import SQLiteStore
+from kuzya.text import terms
+
+DEFAULT_CONVERSATION = "default"
+BATCH = 256  # messages per transaction in remember_many
+MAX_LIMIT = 1000
+
+
+class Memory:
+    """Long-term memory for one namespace: remember messages, recall what matters.
+
+    >>> with Memory.open("kuzya.db", namespace="demo") as memory:   # doctest: +SKIP
+    ...     memory.remember("I moved to Lisbon", speaker="ana", participants=["ana"])
+    ...     memory.recall("where does Ana live?", participants=["ana"]).as_prompt()
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        *,
+        namespace: str = "default",
+        settings: RecallSettings | None = None,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.namespace = validate.name(namespace, "namespace")
+        self.settings = settings or RecallSettings()
+        store.bind_embedder(embedder.name, embedder.dim)
+
+    @classmethod
+    def open(
+        cls,
+        path: str | Path,
+        *,
+        namespace: str = "default",
+        embedder: str | Embedder = DEFAULT_EMBEDDER,
+        durable: bool = True,
+        settings: RecallSettings | None = None,
+    ) -> Memory:
+        """Open (or create) a SQLite store file with the default multilingual embedder."""
+        model = load_embedder(embedder) if isinstance(embedder, str) else embedder
+        return cls(SQLiteStore(path, durable=durable), model, namespace=namespace,
+                   settings=settings)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- remember ------------------------------------------------------------------------
+
+    def remember(
+        self,
+        text: str,
+        *,
+        speaker: str,
+        conversation: str = DEFAULT_CONVERSATION,
+        participants: Sequence[str] | None = None,
+        time: datetime | str | None = None,
+        attachments: Sequence[Attachment | Mapping[str, Any]] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Episode:
+        """Store one message; returns after it is committed. Participants default to the speaker."""
+        message = validate.message(
+            text,
+            speaker=speaker,
+            conversation=conversation,
+            participants=participants,
+            time=time,
+            attachments_=attachments,
+            metadata=metadata,
+        )
+        return self._store([message])[0]
+
+    def remember_many(self, messages: Iterable[Message | Mapping[str, Any]]) -> list[Episode]:
+        """Store many messages, validated first, committed in batches of 256 (in order)."""
+        checked = [self._message(m, i) for i, m in enumerate(messages)]
+        stored: list[Episode] = []
+        for start in range(0, len(checked), BATCH):
+            stored.extend(self._store(checked[start : start + BATCH]))
+        return stored
+
+    def _message(self, value: Message | Mapping[str, Any], index: int) -> Message:
+        try:
+            if isinstance(value, Message):
+                return validate.message(
+                    value.text,
+                    speaker=value.speaker,
+                    conversation=value.conversation,
+                    participants=value.participants or None,
+                    time=value.time,
+                    attachments_=value.attachments,
+                    metadata=value.metadata,
+                )
+            if not isinstance(value, Mapping):
+                raise InvalidInput(f"expected a Message or a dict, not {type(value).__name__}")
+            unknown = set(value) - {
+                "text", "speaker", "conversation", "participants", "time", "attachments",
+                "metadata",
+            }
+            if unknown:
+                raise InvalidInput(f"unknown fields {sorted(unknown)}")
+            if "speaker" not in value or "text" not in value:
+                raise InvalidInput("a message needs 'text' and 'speaker'")
+            return validate.message(
+                value["text"],
+                speaker=value["speaker"],
+                conversation=value.get("conversation", DEFAULT_CONVERSATION),
+                participants=value.get("participants"),
+                time=value.get("time"),
+                attachments_=value.get("attachments"),
+                metadata=value.get("metadata"),
+            )
+        except InvalidInput as exc:
+            raise InvalidInput(f"message {index}: {exc}") from exc
+
+    def _store(self, messages: Sequence[Message]) -> list[Episode]:
+        contents = [m.content for m in messages]
+        vectors = self.embedder.embed(contents)
+        batch = [
+            NewEpisode(m, vectors[i], " ".join(terms(contents[i]))) for i, m in enumerate(messages)
+        ]
+        return self.store.add_episodes(self.namespace, batch)
+
+    # -- recall --------------------------------------------------------------------------
+
+    def recall(
+        self,
+        query: str,
+        *,
+        participants: Sequence[str],
+        now: datetime | str | None = None,
+        conversation: str | None = None,
+        limit: int = 20,
+        budget_words: int | None = 400,
+    ) -> Recall:
+        """What the participants present may be reminded of, best first, within a word budget.
+
+        Only memories whose audience includes every participant are considered. With a
+        `conversation`, its last turns (working memory) give short or pronoun-only
+        queries their context and are left out of the result.
+        """
+        text = validate.text(query, "query")
+        present = validate.names(participants, "participants")
+        limit = validate.positive(limit, "limit", MAX_LIMIT)
+        if budget_words is not None:
+            budget_words = validate.positive(budget_words, "budget_words", 1_000_000)
+        return recall_pipeline.run(
+            self.store,
+            self.embedder,
+            self.namespace,
+            text,
+            participants=present,
+            now=validate.moment(now, "now"),
+            conversation=None if conversation is None else validate.name(conversation,
+                                                                        "conversation"),
+            limit=limit,
+            budget_words=budget_words,
+            settings=self.settings,
+        )
+
+    # -- Mem0-style surface over the same engine ---------------------------------------
+
+    def add(
+        self,
+        text: str,
+        *,
+        user_id: str,
+        conversation: str | None = None,
+        time: datetime | str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Episode:
+        """Remember something a user said, visible to that user alone."""
+        return self.remember(
+            text,
+            speaker=user_id,
+            conversation=conversation or f"user:{user_id}",
+            participants=[user_id],
+            time=time,
+            metadata=metadata,
+        )
+
+    def search(self, query: str, *, user_id: str, limit: int = 10) -> list[RecallItem]:
+        """The user's memories best matching the query (no word budget)."""
+        return list(self.recall(query, participants=[user_id], limit=limit, budget_words=None))
+
+    def get(self, memory_id: int) -> Episode:
+        return self.store.get_episode(self.namespace, validate.memory_id(memory_id))
+
+    def get_all(
+        self,
+        *,
+        user_id: str | None = None,
+        conversation: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Episode]:
+        """Memories in time order; with `user_id`, only those that user may see."""
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise InvalidInput(f"offset must be a non-negative integer, not {offset!r}")
+        return self.store.list_episodes(
+            self.namespace,
+            participants=None if user_id is None else [validate.name(user_id, "user_id")],
+            conversation=None if conversation is None else validate.name(conversation,
+                                                                        "conversation"),
+            limit=validate.positive(limit, "limit", 100_000),
+            offset=offset,
+        )
+
+    def update(self, memory_id: int, text: str, *, actor: str | None = None) -> Episode:
+        """Replace a memory's text (re-indexed); the old text stays in its history."""
+        episode = self.get(memory_id)
+        message = Message(
+            text=validate.text(text),
+            speaker=episode.speaker,
+            conversation=episode.conversation,
+            participants=tuple(episode.audience),
+            time=episode.said_at,
+            attachments=episode.attachments,
+        )
+        content = message.content
+        new = NewEpisode(message, self.embedder.embed([content])[0], " ".join(terms(content)))
+        return self.store.update_episode(self.namespace, episode.id, new, actor)
+
+    def delete(self, memory_id: int, *, actor: str | None = None) -> None:
+        """Forget a memory: its text leaves every index and the history keeps only the event."""
+        self.store.delete_episode(self.namespace, validate.memory_id(memory_id), actor)
+
+    def history(self, memory_id: int) -> list[HistoryEvent]:
+        return self.store.history(self.namespace, validate.memory_id(memory_id))
+
+    def stats(self) -> dict[str, Any]:
+        return self.store.stats(self.namespace)
+
+    def with_settings(self, **changes: Any) -> Memory:
+        """The same store and embedder with other recall settings (for tuning and benchmarks)."""
+        clone = object.__new__(Memory)
+        clone.__dict__.update(self.__dict__)
+        clone.settings = replace(self.settings, **changes)
+        return clone
+

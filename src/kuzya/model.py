@@ -1,0 +1,144 @@
+"""Domain values: frozen dataclasses passed between the engine, its ports and its users."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class Kind(StrEnum):
+    """What a recalled item is. Episodes are raw messages; later layers derive the rest."""
+
+    EPISODE = "episode"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """Something shared with a message; Kuzya keeps its textual description."""
+
+    kind: str  # "image", "file", ...
+    caption: str
+    url: str | None = None
+
+
+def with_captions(text: str, attachments: tuple[Attachment, ...]) -> str:
+    """Text followed by attachment captions: what is embedded, indexed and recalled."""
+    if not attachments:
+        return text
+    shared = " ".join(f"[shared {a.kind}: {a.caption}]" for a in attachments)
+    return f"{text} {shared}".strip()
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message to remember: who said what, where, when, and who heard it."""
+
+    text: str
+    speaker: str
+    conversation: str
+    participants: tuple[str, ...]
+    time: datetime
+    attachments: tuple[Attachment, ...] = ()
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def content(self) -> str:
+        return with_captions(self.text, self.attachments)
+
+
+@dataclass(frozen=True)
+class Episode:
+    """A stored message (the raw record) with its audience and times.
+
+    `said_at` is when it was said in the world, `stored_at` when Kuzya recorded it.
+    The audience is everyone allowed to see it; recall for a group returns a record
+    only if every present participant is in its audience.
+    """
+
+    id: int
+    namespace: str
+    conversation: str
+    position: int  # order within the conversation, from 0
+    speaker: str
+    text: str
+    said_at: datetime
+    stored_at: datetime
+    audience: frozenset[str]
+    attachments: tuple[Attachment, ...] = ()
+    metadata: dict[str, Any] = field(default_factory=dict)
+    updated_at: datetime | None = None
+
+    @property
+    def content(self) -> str:
+        """Text with attachment captions, as indexed and as shown in recall."""
+        return with_captions(self.text, self.attachments)
+
+
+@dataclass(frozen=True)
+class HistoryEvent:
+    """One change to a memory, as kept in the audit log."""
+
+    memory_id: int
+    event: str  # "ADD" | "UPDATE" | "DELETE"
+    old_text: str | None
+    new_text: str | None
+    at: datetime
+    actor: str | None = None
+
+
+@dataclass(frozen=True)
+class RecallItem:
+    """One recalled memory with its score and provenance."""
+
+    id: int
+    kind: Kind
+    text: str
+    score: float
+    speaker: str
+    conversation: str
+    said_at: datetime
+    stored_at: datetime
+    sources: tuple[int, ...]  # episode ids whose content this item states
+
+    @property
+    def words(self) -> int:
+        return len(self.line().split())
+
+    def line(self) -> str:
+        """The item as it appears in a prompt: who said it, then what."""
+        return f"{self.speaker}: {self.text}" if self.speaker else self.text
+
+
+@dataclass(frozen=True)
+class Recall:
+    """The result of a recall: ranked items packed into a word budget."""
+
+    query: str
+    items: tuple[RecallItem, ...]
+    now: datetime
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @property
+    def words(self) -> int:
+        return sum(item.words for item in self.items)
+
+    def as_prompt(self) -> str:
+        """Memory context for a prompt, in time order and grouped by day."""
+        if not self.items:
+            return "(no relevant memories)"
+        lines: list[str] = []
+        day = None
+        for item in sorted(self.items, key=lambda i: (i.said_at, i.id)):
+            item_day = item.said_at.strftime("%d %B %Y")
+            if item_day != day:
+                lines.append(f"[{item_day}]")
+                day = item_day
+            lines.append(f"- {item.line()}")
+        return "\n".join(lines)

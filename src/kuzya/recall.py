@@ -1,0 +1,202 @@
+"""Hybrid recall: dense, full-text and recency candidates, fused, deduplicated, packed.
+
+The store applies the privacy rule to every candidate source; this module only ranks
+what the store let through.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from kuzya.embed.base import Embedder, normalise
+from kuzya.model import Episode, Kind, Recall, RecallItem
+from kuzya.store.base import Hit, Store
+from kuzya.text import terms as index_terms
+from kuzya.text import tokens
+
+
+@dataclass(frozen=True)
+class RecallSettings:
+    """Weights and sizes of the recall pipeline (defaults tuned on LoCoMo's dev half)."""
+
+    dense_k: int = 100
+    text_k: int = 100
+    recent_k: int = 10
+    dense_weight: float = 1.0
+    text_weight: float = 1.0
+    recent_weight: float = 0.1
+    neighbour_weight: float = 0.3  # share of a neighbouring turn's score a turn inherits
+    speaker_boost: float = 0.15  # query names the speaker of the turn
+    duplicate_cosine: float = 0.97
+    working_turns: int = 6  # working-memory window of the conversation
+
+
+_ANAPHORA = frozenset(
+    """it its this that these those he him his she her they them their there then
+    он она оно они его ее её их это этот эта эти том той там тогда""".split()
+)
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    terms: tuple[str, ...]
+    vector: np.ndarray
+    names: frozenset[str]  # lower-cased words that may name a speaker
+
+
+def analyse(
+    text: str, embedder: Embedder, working: Sequence[Episode], settings: RecallSettings
+) -> Query:
+    """Query terms and vector; short or pronoun-led queries borrow the working memory."""
+    words = tokens(text)
+    own_terms = index_terms(text)
+    vector = embedder.embed([text])[0]
+    needs_context = working and (len(own_terms) < 3 or any(w in _ANAPHORA for w in words))
+    all_terms = list(own_terms)
+    if needs_context:
+        recent = working[-2:]
+        context = embedder.embed([turn.content for turn in recent])
+        vector = normalise((vector + 0.5 * context.mean(axis=0))[None, :])[0]
+        for turn in recent:
+            all_terms.extend(index_terms(turn.content))
+    return Query(text, tuple(all_terms), vector, frozenset(words))
+
+
+def _normalised(hits: Sequence[Hit]) -> dict[int, float]:
+    """Scores mapped to [0, 1] within one candidate list (best = 1)."""
+    if not hits:
+        return {}
+    scores = np.array([score for _, score in hits], dtype=np.float64)
+    low, high = float(scores.min()), float(scores.max())
+    span = high - low
+    if span <= 1e-12:
+        return {item: 1.0 for item, _ in hits}
+    return {item: (score - low) / span for item, score in hits}
+
+
+def fuse(
+    dense: Sequence[Hit],
+    text: Sequence[Hit],
+    recent: Sequence[Hit],
+    settings: RecallSettings,
+) -> dict[int, float]:
+    fused: dict[int, float] = {}
+    for hits, weight in (
+        (dense, settings.dense_weight),
+        (text, settings.text_weight),
+        (recent, settings.recent_weight),
+    ):
+        for item, score in _normalised(hits).items():
+            fused[item] = fused.get(item, 0.0) + weight * score
+    return fused
+
+
+def _with_neighbours(
+    scores: dict[int, float], episodes: dict[int, Episode], weight: float
+) -> dict[int, float]:
+    """A turn inherits part of its neighbours' relevance (question and answer go together)."""
+    at = {(e.conversation, e.position): e.id for e in episodes.values()}
+    smoothed = {}
+    for item, score in scores.items():
+        episode = episodes[item]
+        around = [
+            scores[at[key]]
+            for key in ((episode.conversation, episode.position - 1),
+                        (episode.conversation, episode.position + 1))
+            if key in at
+        ]
+        smoothed[item] = score + weight * max(around, default=0.0)
+    return smoothed
+
+
+def run(
+    store: Store,
+    embedder: Embedder,
+    namespace: str,
+    query_text: str,
+    *,
+    participants: Sequence[str],
+    now: datetime,
+    conversation: str | None,
+    limit: int,
+    budget_words: int | None,
+    settings: RecallSettings,
+) -> Recall:
+    working = (
+        store.recent_turns(namespace, conversation, settings.working_turns) if conversation else []
+    )
+    query = analyse(query_text, embedder, working, settings)
+    dense = store.dense_search(namespace, query.vector, participants, settings.dense_k)
+    text = store.text_search(namespace, query.terms, participants, settings.text_k)
+    recent = store.recent_search(namespace, participants, settings.recent_k)
+    scores = fuse(dense, text, recent, settings)
+    episodes = {e.id: e for e in store.fetch(namespace, list(scores), participants)}
+    scores = {item: s for item, s in scores.items() if item in episodes}
+    scores = _with_neighbours(scores, episodes, settings.neighbour_weight)
+    for item, episode in episodes.items():
+        if episode.speaker.lower() in query.names:
+            scores[item] += settings.speaker_boost
+    in_working = {turn.id for turn in working}
+    ranked = sorted(
+        (item for item in scores if item not in in_working), key=lambda i: (-scores[i], i)
+    )
+    chosen = _pack(ranked, episodes, scores, store, namespace, limit, budget_words, settings)
+    return Recall(query=query_text, items=tuple(chosen), now=now)
+
+
+def _item(episode: Episode, score: float) -> RecallItem:
+    return RecallItem(
+        id=episode.id,
+        kind=Kind.EPISODE,
+        text=episode.content,
+        score=round(score, 6),
+        speaker=episode.speaker,
+        conversation=episode.conversation,
+        said_at=episode.said_at,
+        stored_at=episode.stored_at,
+        sources=(episode.id,),
+    )
+
+
+def _pack(
+    ranked: list[int],
+    episodes: dict[int, Episode],
+    scores: dict[int, float],
+    store: Store,
+    namespace: str,
+    limit: int,
+    budget_words: int | None,
+    settings: RecallSettings,
+) -> list[RecallItem]:
+    """Best first, near-duplicates collapsed, until the limit or the word budget is reached."""
+    window = ranked[: max(limit * 3, 60)]
+    vectors = store.vector_of(namespace, window)
+    chosen: list[RecallItem] = []
+    kept: list[np.ndarray] = []
+    seen_text: set[str] = set()
+    used = 0
+    for item in window:
+        if len(chosen) >= limit:
+            break
+        candidate = _item(episodes[item], scores[item])
+        key = re.sub(r"\W+", " ", candidate.line().lower()).strip()
+        if key in seen_text:
+            continue
+        vector = vectors.get(item)
+        if vector is not None and kept:
+            if float(np.max(np.stack(kept) @ vector)) >= settings.duplicate_cosine:
+                continue
+        if budget_words is not None and used + candidate.words > budget_words:
+            continue
+        chosen.append(candidate)
+        seen_text.add(key)
+        if vector is not None:
+            kept.append(vector)
+        used += candidate.words
+    return chosen

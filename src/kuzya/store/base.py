@@ -1,0 +1,96 @@
+"""The store port: small protocols the engine depends on, one per concern.
+
+Every method takes the namespace explicitly; nothing crosses it. Every search method
+takes the participants present and returns only memories whose audience includes all
+of them: the privacy rule is the store's job, done inside its query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from kuzya.model import Episode, HistoryEvent, Message
+
+Hit = tuple[int, float]  # (memory id, score); higher is better
+
+
+@dataclass(frozen=True)
+class NewEpisode:
+    """A message ready to store: validated, embedded and analysed."""
+
+    message: Message
+    vector: npt.NDArray[np.float32]
+    terms: str  # space-separated index terms (see kuzya.text.terms)
+
+
+class EpisodeStore(Protocol):
+    def add_episodes(self, namespace: str, batch: Sequence[NewEpisode]) -> list[Episode]:
+        """Store all or nothing; returns once the transaction has committed."""
+        ...
+
+    def get_episode(self, namespace: str, episode_id: int) -> Episode: ...
+
+    def list_episodes(
+        self,
+        namespace: str,
+        *,
+        participants: Sequence[str] | None = None,
+        conversation: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Episode]: ...
+
+    def update_episode(
+        self, namespace: str, episode_id: int, new: NewEpisode, actor: str | None
+    ) -> Episode: ...
+
+    def delete_episode(self, namespace: str, episode_id: int, actor: str | None) -> None:
+        """Erase the text everywhere, including earlier versions in the history."""
+        ...
+
+    def history(self, namespace: str, episode_id: int) -> list[HistoryEvent]: ...
+
+    def recent_turns(self, namespace: str, conversation: str, limit: int) -> list[Episode]:
+        """The last turns of a conversation, oldest first (working memory)."""
+        ...
+
+    def stats(self, namespace: str) -> dict[str, Any]: ...
+
+
+class SearchStore(Protocol):
+    def dense_search(
+        self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
+    ) -> list[Hit]: ...
+
+    def text_search(
+        self, namespace: str, terms: Sequence[str], participants: Sequence[str], k: int
+    ) -> list[Hit]: ...
+
+    def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]: ...
+
+    def fetch(
+        self, namespace: str, ids: Sequence[int], participants: Sequence[str]
+    ) -> list[Episode]:
+        """Episodes by id, dropping any the participants may not see."""
+        ...
+
+    def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
+        ...
+
+
+class Store(EpisodeStore, SearchStore, Protocol):
+    """Everything the engine needs from a backend."""
+
+    @property
+    def embedder_name(self) -> str | None: ...
+
+    def bind_embedder(self, name: str, dim: int) -> None:
+        """Record the embedder on first use; refuse a different one later."""
+        ...
+
+    def close(self) -> None: ...

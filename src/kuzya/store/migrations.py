@@ -1,0 +1,111 @@
+"""SQLite schema as an ordered list of small named migrations, applied once each."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _run(db: sqlite3.Connection, script: str) -> None:
+    """Execute statements one by one (executescript would commit the open transaction)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def m001_initial(db: sqlite3.Connection) -> None:
+    _run(
+        db,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE audiences (
+            id INTEGER PRIMARY KEY,
+            namespace TEXT NOT NULL,
+            key TEXT NOT NULL,
+            UNIQUE (namespace, key)
+        );
+        CREATE TABLE audience_members (
+            audience_id INTEGER NOT NULL REFERENCES audiences (id),
+            participant TEXT NOT NULL,
+            PRIMARY KEY (participant, audience_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE conversations (
+            namespace TEXT NOT NULL,
+            id TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            last_at REAL NOT NULL,
+            messages INTEGER NOT NULL,
+            PRIMARY KEY (namespace, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE episodes (
+            id INTEGER PRIMARY KEY,
+            namespace TEXT NOT NULL,
+            conversation TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            speaker TEXT NOT NULL,
+            text TEXT NOT NULL,
+            attachments TEXT NOT NULL,
+            metadata TEXT NOT NULL,
+            said_at REAL NOT NULL,
+            stored_at REAL NOT NULL,
+            updated_at REAL,
+            audience_id INTEGER NOT NULL REFERENCES audiences (id),
+            embedding BLOB NOT NULL
+        );
+        CREATE INDEX episodes_by_time ON episodes (namespace, said_at);
+        CREATE INDEX episodes_by_conversation ON episodes (namespace, conversation, position);
+        CREATE VIRTUAL TABLE episodes_fts USING fts5 (
+            terms, tokenize = 'unicode61 remove_diacritics 0'
+        );
+        CREATE VIRTUAL TABLE episodes_fts_vocab USING fts5vocab (episodes_fts, 'row');
+        CREATE TABLE vector_log (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            episode_id INTEGER NOT NULL,
+            op TEXT NOT NULL CHECK (op IN ('put', 'remove'))
+        );
+        CREATE TABLE history (
+            id INTEGER PRIMARY KEY,
+            namespace TEXT NOT NULL,
+            memory_id INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            old_text TEXT,
+            new_text TEXT,
+            at REAL NOT NULL,
+            actor TEXT
+        );
+        CREATE INDEX history_by_memory ON history (namespace, memory_id);
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_initial]
+
+
+def migrate(db: sqlite3.Connection) -> list[str]:
+    """Apply the migrations not yet recorded; returns the names applied now."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
+    )
+    done = {row[0] for row in db.execute("SELECT name FROM migrations")}
+    applied = []
+    for migration in MIGRATIONS:
+        name = migration.__name__
+        if name in done:
+            continue
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if db.execute("SELECT 1 FROM migrations WHERE name = ?", (name,)).fetchone():
+                db.execute("ROLLBACK")  # another process applied it meanwhile
+                continue
+            migration(db)
+            db.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        applied.append(name)
+    return applied

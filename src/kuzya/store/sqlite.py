@@ -1,0 +1,479 @@
+"""The embedded store: one SQLite file (WAL), FTS5 full text, exact vector search.
+
+Writes happen in `BEGIN IMMEDIATE` transactions, so several processes can write one
+file; a batch is acknowledged only after its COMMIT returns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kuzya.clock import from_epoch, to_epoch
+from kuzya.errors import InvalidInput, NotFound, StoreError
+from kuzya.model import Attachment, Episode, HistoryEvent
+from kuzya.store.base import Hit, NewEpisode
+from kuzya.store.migrations import migrate
+from kuzya.store.vectors import VectorIndex
+
+_EPISODE_COLUMNS = (
+    "id, namespace, conversation, speaker, text, attachments, metadata, "
+    "said_at, stored_at, updated_at, audience_id, position"
+)
+# Full-text postings read per query at most: frequent terms carry little weight and
+# cost the most, so they are dropped first (bounds latency on large stores).
+_MAX_POSTINGS = 20_000
+
+
+def _audience_key(members: Sequence[str]) -> str:
+    return "\x1f".join(sorted(set(members)))
+
+
+def _placeholders(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+class SQLiteStore:
+    """Store port over one SQLite file. Thread-safe; one connection guarded by a lock."""
+
+    def __init__(self, path: str | Path, *, durable: bool = True, timeout: float = 30.0) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(
+                str(path), isolation_level=None, check_same_thread=False, timeout=timeout
+            )
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            migrate(self._db)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open store {path}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._members: dict[int, frozenset[str]] = {}
+        self._vectors: VectorIndex | None = None
+
+    # -- lifecycle and metadata -------------------------------------------------------
+
+    @property
+    def embedder_name(self) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
+        return None if row is None else str(row[0])
+
+    def bind_embedder(self, name: str, dim: int) -> None:
+        with self._write() as db:
+            rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')"))
+            if not rows:
+                db.execute("INSERT INTO meta VALUES ('embedder', ?), ('dim', ?)", (name, str(dim)))
+            elif rows.get("embedder") != name or rows.get("dim") != str(dim):
+                raise InvalidInput(
+                    f"store {self.path} was built with embedder {rows.get('embedder')!r} "
+                    f"({rows.get('dim')}-d); open it with that embedder, or use a new store "
+                    f"for {name!r}"
+                )
+        self._vectors = VectorIndex(dim)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"store {self.path} is busy or unwritable: {exc}") from exc
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                self._db.execute("ROLLBACK")
+                raise StoreError(f"commit failed on {self.path}: {exc}") from exc
+
+    # -- audiences ----------------------------------------------------------------------
+
+    def _audience_id(self, db: sqlite3.Connection, namespace: str, members: Sequence[str]) -> int:
+        key = _audience_key(members)
+        row = db.execute(
+            "SELECT id FROM audiences WHERE namespace = ? AND key = ?", (namespace, key)
+        ).fetchone()
+        if row is not None:
+            return int(row[0])
+        audience_id = db.execute(
+            "INSERT INTO audiences (namespace, key) VALUES (?, ?)", (namespace, key)
+        ).lastrowid
+        assert audience_id is not None
+        db.executemany(
+            "INSERT INTO audience_members VALUES (?, ?)",
+            [(audience_id, member) for member in sorted(set(members))],
+        )
+        return audience_id
+
+    def _members_of(self, audience_id: int) -> frozenset[str]:
+        members = self._members.get(audience_id)
+        if members is None:
+            members = frozenset(
+                row[0]
+                for row in self._db.execute(
+                    "SELECT participant FROM audience_members WHERE audience_id = ?",
+                    (audience_id,),
+                )
+            )
+            self._members[audience_id] = members
+        return members
+
+    def _visible_audiences(self, namespace: str, participants: Sequence[str]) -> list[int]:
+        """Audiences that include every present participant (the privacy rule)."""
+        present = sorted(set(participants))
+        if not present:
+            raise InvalidInput("recall needs the participants present (at least one)")
+        rows = self._db.execute(
+            "SELECT m.audience_id FROM audience_members m "
+            "JOIN audiences a ON a.id = m.audience_id "
+            f"WHERE a.namespace = ? AND m.participant IN ({_placeholders(present)}) "
+            "GROUP BY m.audience_id HAVING COUNT(*) = ?",
+            (namespace, *present, len(present)),
+        )
+        return [int(row[0]) for row in rows]
+
+    # -- writing ------------------------------------------------------------------------
+
+    def add_episodes(self, namespace: str, batch: Sequence[NewEpisode]) -> list[Episode]:
+        if not batch:
+            return []
+        stored_at = time.time()
+        with self._write() as db:
+            ids = [self._insert(db, namespace, new, stored_at) for new in batch]
+        self._sync()
+        return self._episodes(namespace, ids)
+
+    def _insert(
+        self, db: sqlite3.Connection, namespace: str, new: NewEpisode, stored_at: float
+    ) -> int:
+        msg = new.message
+        said_at = to_epoch(msg.time)
+        audience_id = self._audience_id(db, namespace, msg.participants)
+        row = db.execute(
+            "SELECT messages FROM conversations WHERE namespace = ? AND id = ?",
+            (namespace, msg.conversation),
+        ).fetchone()
+        position = 0 if row is None else int(row[0])
+        db.execute(
+            "INSERT INTO conversations VALUES (?, ?, ?, ?, 1) ON CONFLICT (namespace, id) DO "
+            "UPDATE SET messages = messages + 1, last_at = max(last_at, excluded.last_at), "
+            "started_at = min(started_at, excluded.started_at)",
+            (namespace, msg.conversation, said_at, said_at),
+        )
+        episode_id = db.execute(
+            "INSERT INTO episodes (namespace, conversation, speaker, text, attachments, "
+            "metadata, said_at, stored_at, audience_id, position, embedding) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                namespace,
+                msg.conversation,
+                msg.speaker,
+                msg.text,
+                json.dumps([asdict(a) for a in msg.attachments], ensure_ascii=False),
+                json.dumps(msg.metadata, ensure_ascii=False),
+                said_at,
+                stored_at,
+                audience_id,
+                position,
+                new.vector.astype(np.float32).tobytes(),
+            ),
+        ).lastrowid
+        assert episode_id is not None
+        db.execute("INSERT INTO episodes_fts (rowid, terms) VALUES (?, ?)", (episode_id, new.terms))
+        db.execute(
+            "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
+            (namespace, episode_id),
+        )
+        self._log(db, namespace, episode_id, "ADD", None, msg.text, msg.speaker, stored_at)
+        return episode_id
+
+    def _log(
+        self,
+        db: sqlite3.Connection,
+        namespace: str,
+        episode_id: int,
+        event: str,
+        old: str | None,
+        new: str | None,
+        actor: str | None,
+        at: float,
+    ) -> None:
+        db.execute(
+            "INSERT INTO history (namespace, memory_id, event, old_text, new_text, at, actor) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (namespace, episode_id, event, old, new, at, actor),
+        )
+
+    def update_episode(
+        self, namespace: str, episode_id: int, new: NewEpisode, actor: str | None
+    ) -> Episode:
+        now = time.time()
+        with self._write() as db:
+            row = db.execute(
+                "SELECT text FROM episodes WHERE namespace = ? AND id = ?", (namespace, episode_id)
+            ).fetchone()
+            if row is None:
+                raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
+            db.execute(
+                "UPDATE episodes SET text = ?, updated_at = ?, embedding = ? WHERE id = ?",
+                (new.message.text, now, new.vector.astype(np.float32).tobytes(), episode_id),
+            )
+            db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
+            db.execute(
+                "INSERT INTO episodes_fts (rowid, terms) VALUES (?, ?)", (episode_id, new.terms)
+            )
+            db.execute(
+                "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
+                (namespace, episode_id),
+            )
+            self._log(db, namespace, episode_id, "UPDATE", row[0], new.message.text, actor, now)
+        self._sync()
+        return self.get_episode(namespace, episode_id)
+
+    def delete_episode(self, namespace: str, episode_id: int, actor: str | None) -> None:
+        now = time.time()
+        with self._write() as db:
+            gone = db.execute(
+                "DELETE FROM episodes WHERE namespace = ? AND id = ?", (namespace, episode_id)
+            ).rowcount
+            if not gone:
+                raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
+            db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
+            db.execute(
+                "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'remove')",
+                (namespace, episode_id),
+            )
+            db.execute(
+                "UPDATE history SET old_text = NULL, new_text = NULL "
+                "WHERE namespace = ? AND memory_id = ?",
+                (namespace, episode_id),
+            )
+            self._log(db, namespace, episode_id, "DELETE", None, None, actor, now)
+        self._sync()
+
+    # -- reading ------------------------------------------------------------------------
+
+    def _episode(self, row: sqlite3.Row | tuple[Any, ...]) -> Episode:
+        attachments = tuple(Attachment(**a) for a in json.loads(row[5]))
+        return Episode(
+            id=int(row[0]),
+            namespace=row[1],
+            conversation=row[2],
+            speaker=row[3],
+            text=row[4],
+            attachments=attachments,
+            metadata=json.loads(row[6]),
+            said_at=from_epoch(row[7]),
+            stored_at=from_epoch(row[8]),
+            updated_at=None if row[9] is None else from_epoch(row[9]),
+            audience=self._members_of(int(row[10])),
+            position=int(row[11]),
+        )
+
+    def _episodes(
+        self, namespace: str, ids: Sequence[int], visible: Sequence[int] | None = None
+    ) -> list[Episode]:
+        where, params = f"namespace = ? AND id IN ({_placeholders(ids)})", [namespace, *ids]
+        if visible is not None:
+            where += f" AND audience_id IN ({_placeholders(visible)})"
+            params.extend(visible)
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE {where}", params
+            ).fetchall()
+            by_id = {int(row[0]): self._episode(row) for row in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def get_episode(self, namespace: str, episode_id: int) -> Episode:
+        found = self._episodes(namespace, [episode_id])
+        if not found:
+            raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
+        return found[0]
+
+    def list_episodes(
+        self,
+        namespace: str,
+        *,
+        participants: Sequence[str] | None = None,
+        conversation: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Episode]:
+        where, params = ["namespace = ?"], [namespace]
+        with self._lock:
+            if participants is not None:
+                visible = self._visible_audiences(namespace, participants)
+                where.append(f"audience_id IN ({_placeholders(visible)})")
+                params.extend(visible)
+            if conversation is not None:
+                where.append("conversation = ?")
+                params.append(conversation)
+            rows = self._db.execute(
+                f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE {' AND '.join(where)} "
+                "ORDER BY said_at, id LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            ).fetchall()
+            return [self._episode(row) for row in rows]
+
+    def history(self, namespace: str, episode_id: int) -> list[HistoryEvent]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT memory_id, event, old_text, new_text, at, actor FROM history "
+                "WHERE namespace = ? AND memory_id = ? ORDER BY id",
+                (namespace, episode_id),
+            ).fetchall()
+        if not rows:
+            raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
+        return [
+            HistoryEvent(int(r[0]), r[1], r[2], r[3], from_epoch(r[4]), r[5]) for r in rows
+        ]
+
+    def recent_turns(self, namespace: str, conversation: str, limit: int) -> list[Episode]:
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND "
+                "conversation = ? ORDER BY position DESC LIMIT ?",
+                (namespace, conversation, limit),
+            ).fetchall()
+            return [self._episode(row) for row in reversed(rows)]
+
+    def stats(self, namespace: str) -> dict[str, Any]:
+        with self._lock:
+            episodes, first, last = self._db.execute(
+                "SELECT COUNT(*), MIN(said_at), MAX(said_at) FROM episodes WHERE namespace = ?",
+                (namespace,),
+            ).fetchone()
+            conversations = self._db.execute(
+                "SELECT COUNT(*) FROM conversations WHERE namespace = ?", (namespace,)
+            ).fetchone()[0]
+            participants = self._db.execute(
+                "SELECT COUNT(DISTINCT m.participant) FROM audience_members m "
+                "JOIN audiences a ON a.id = m.audience_id WHERE a.namespace = ?",
+                (namespace,),
+            ).fetchone()[0]
+        return {
+            "namespace": namespace,
+            "episodes": episodes,
+            "conversations": conversations,
+            "participants": participants,
+            "first": None if first is None else from_epoch(first).isoformat(),
+            "last": None if last is None else from_epoch(last).isoformat(),
+            "embedder": self.embedder_name,
+            "path": str(self.path),
+            "bytes": self.path.stat().st_size if self.path.exists() else 0,
+        }
+
+    # -- search -------------------------------------------------------------------------
+
+    def _sync(self) -> VectorIndex:
+        """Apply the change log to the vector index (writes of any process)."""
+        if self._vectors is None:
+            raise StoreError("bind_embedder must be called before vector search")
+        index = self._vectors
+        with self._lock:
+            changes = self._db.execute(
+                "SELECT l.seq, l.namespace, l.episode_id, l.op, e.audience_id, e.embedding "
+                "FROM vector_log l LEFT JOIN episodes e ON e.id = l.episode_id "
+                "WHERE l.seq > ? ORDER BY l.seq",
+                (index.last_seq,),
+            )
+            for seq, namespace, episode_id, op, audience_id, embedding in changes:
+                if op == "put" and embedding is not None:
+                    index.put(namespace, episode_id, audience_id, embedding)
+                else:
+                    index.remove(namespace, episode_id)
+                index.last_seq = seq
+        return index
+
+    def dense_search(
+        self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
+    ) -> list[Hit]:
+        with self._lock:
+            index = self._sync()
+            visible = self._visible_audiences(namespace, participants)
+            return index.search(namespace, vector, visible, k)
+
+    def text_search(
+        self, namespace: str, terms: Sequence[str], participants: Sequence[str], k: int
+    ) -> list[Hit]:
+        unique = sorted(set(terms))
+        if not unique:
+            return []
+        with self._lock:
+            visible = self._visible_audiences(namespace, participants)
+            if not visible:
+                return []
+            frequency = dict(
+                self._db.execute(
+                    "SELECT term, doc FROM episodes_fts_vocab "
+                    f"WHERE term IN ({_placeholders(unique)})",
+                    unique,
+                )
+            )
+            kept, postings = [], 0
+            for term in sorted(frequency, key=frequency.__getitem__):
+                postings += frequency[term]
+                if kept and postings > _MAX_POSTINGS:
+                    break
+                kept.append(term)
+            if not kept:
+                return []
+            query = " OR ".join('"' + term.replace('"', '""') + '"' for term in kept)
+            rows = self._db.execute(
+                "SELECT f.rowid, -bm25(episodes_fts) FROM episodes_fts f "
+                "JOIN episodes e ON e.id = f.rowid "
+                f"WHERE episodes_fts MATCH ? AND e.namespace = ? "
+                f"AND e.audience_id IN ({_placeholders(visible)}) "
+                "ORDER BY bm25(episodes_fts) LIMIT ?",
+                (query, namespace, *visible, k),
+            ).fetchall()
+        return [(int(row[0]), float(row[1])) for row in rows]
+
+    def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]:
+        with self._lock:
+            visible = self._visible_audiences(namespace, participants)
+            rows = self._db.execute(
+                "SELECT id, said_at FROM episodes WHERE namespace = ? "
+                f"AND audience_id IN ({_placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
+                (namespace, *visible, k),
+            ).fetchall()
+        return [(int(row[0]), float(row[1])) for row in rows]
+
+    def fetch(
+        self, namespace: str, ids: Sequence[int], participants: Sequence[str]
+    ) -> list[Episode]:
+        if not ids:
+            return []
+        with self._lock:
+            return self._episodes(namespace, ids, self._visible_audiences(namespace, participants))
+
+    def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
+        if not ids:
+            return {}
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT id, embedding FROM episodes WHERE namespace = ? "
+                f"AND id IN ({_placeholders(ids)})",
+                (namespace, *ids),
+            ).fetchall()
+        return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}
