@@ -28,10 +28,11 @@ class RecallSettings:
     text_k: int = 100
     recent_k: int = 10
     dense_weight: float = 1.0
-    text_weight: float = 1.0
+    text_weight: float = 1.5
     recent_weight: float = 0.1
-    neighbour_weight: float = 0.3  # share of a neighbouring turn's score a turn inherits
-    speaker_boost: float = 0.15  # query names the speaker of the turn
+    neighbour_weight: float = 0.6  # share of a neighbouring turn's score a turn inherits
+    neighbour_span: int = 2  # turns on each side that pass relevance on (halving per step)
+    speaker_boost: float = 0.3  # query names the speaker of the turn
     duplicate_cosine: float = 0.97
     working_turns: int = 6  # working-memory window of the conversation
 
@@ -98,7 +99,7 @@ def fuse(
 
 
 def _with_neighbours(
-    scores: dict[int, float], episodes: dict[int, Episode], weight: float
+    scores: dict[int, float], episodes: dict[int, Episode], weight: float, span: int
 ) -> dict[int, float]:
     """A turn inherits part of its neighbours' relevance (question and answer go together)."""
     at = {(e.conversation, e.position): e.id for e in episodes.values()}
@@ -106,9 +107,10 @@ def _with_neighbours(
     for item, score in scores.items():
         episode = episodes[item]
         around = [
-            scores[at[key]]
-            for key in ((episode.conversation, episode.position - 1),
-                        (episode.conversation, episode.position + 1))
+            scores[at[key]] * 0.5 ** (distance - 1)
+            for distance in range(1, span + 1)
+            for key in ((episode.conversation, episode.position - distance),
+                        (episode.conversation, episode.position + distance))
             if key in at
         ]
         smoothed[item] = score + weight * max(around, default=0.0)
@@ -138,7 +140,7 @@ def run(
     scores = fuse(dense, text, recent, settings)
     episodes = {e.id: e for e in store.fetch(namespace, list(scores), participants)}
     scores = {item: s for item, s in scores.items() if item in episodes}
-    scores = _with_neighbours(scores, episodes, settings.neighbour_weight)
+    scores = _with_neighbours(scores, episodes, settings.neighbour_weight, settings.neighbour_span)
     for item, episode in episodes.items():
         if episode.speaker.lower() in query.names:
             scores[item] += settings.speaker_boost

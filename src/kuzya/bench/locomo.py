@@ -1,0 +1,191 @@
+"""LoCoMo evidence recall within a word budget, with a BM25-over-turns baseline.
+
+Each conversation is imported into a fresh store (turns only: text, speaker, session
+time, image caption). For every question of categories 1-4 the question is recalled
+with "now" a day after the last session; a question scores the fraction of its
+evidence turns that the recalled items came from.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from rank_bm25 import BM25Okapi
+
+from kuzya.embed import Embedder
+from kuzya.importers import LocomoConversation, read_locomo
+from kuzya.memory import Memory
+from kuzya.model import Recall
+from kuzya.recall import RecallSettings
+from kuzya.text import tokens
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+
+@dataclass
+class Tally:
+    """Per-question scores, grouped by category."""
+
+    budget: dict[str, list[float]] = field(default_factory=dict)
+    at_10: dict[str, list[float]] = field(default_factory=dict)
+    words: dict[str, list[int]] = field(default_factory=dict)
+
+    def add(self, category: str, budget: float, at_10: float, words: int) -> None:
+        self.budget.setdefault(category, []).append(budget)
+        self.at_10.setdefault(category, []).append(at_10)
+        self.words.setdefault(category, []).append(words)
+
+    def summary(self) -> dict[str, Any]:
+        def block(budget: list[float], at_10: list[float], words: list[int]) -> dict[str, Any]:
+            return {
+                "recall_budget": round(statistics.fmean(budget), 4) if budget else 0.0,
+                "recall_at_10": round(statistics.fmean(at_10), 4) if at_10 else 0.0,
+                "n": len(budget),
+                "context_words": round(statistics.fmean(words), 1) if words else 0.0,
+            }
+
+        every = lambda table: [v for c in CATEGORIES.values() for v in table.get(c, [])]  # noqa: E731
+        return {
+            "overall": block(every(self.budget), every(self.at_10), every(self.words)),
+            "by_category": {
+                name: block(self.budget.get(name, []), self.at_10.get(name, []),
+                            self.words.get(name, []))
+                for name in CATEGORIES.values()
+            },
+        }
+
+
+def _coverage(evidence: Sequence[str], recalled: Iterable[str]) -> float:
+    found = set(recalled)
+    return sum(1 for turn in evidence if turn in found) / len(evidence)
+
+
+def _budget_prefix(lines: Sequence[tuple[str, int]], budget_words: int) -> tuple[list[str], int]:
+    """Turn ids of the best items whose text fits the budget (greedy, skipping misfits)."""
+    kept, used = [], 0
+    for turn, words in lines:
+        if used + words <= budget_words:
+            kept.append(turn)
+            used += words
+    return kept, used
+
+
+def _turns(recall: Recall, turn_of: dict[int, str]) -> list[str]:
+    return [turn_of[source] for item in recall.items for source in item.sources]
+
+
+def _bm25_baseline(
+    conv: LocomoConversation, budget_words: int, tally: Tally
+) -> None:
+    documents = [f"{m.speaker}: {m.content}" for m in conv.messages]
+    index = BM25Okapi([tokens(doc) for doc in documents])
+    lengths = [len(doc.split()) for doc in documents]
+    for question in conv.questions:
+        category = CATEGORIES.get(question.category)
+        if category is None or not question.evidence:
+            continue
+        scores = index.get_scores(tokens(question.text))
+        order = sorted(range(len(documents)), key=lambda i: -scores[i])
+        ranked = [(conv.turn_ids[i], lengths[i]) for i in order]
+        kept, words = _budget_prefix(ranked, budget_words)
+        tally.add(
+            category,
+            _coverage(question.evidence, kept),
+            _coverage(question.evidence, [conv.turn_ids[i] for i in order[:10]]),
+            words,
+        )
+
+
+def _kuzya(
+    conv: LocomoConversation,
+    embedder: Embedder,
+    budget_words: int,
+    settings: RecallSettings,
+    tally: Tally,
+    latencies: list[float],
+    workdir: Path,
+) -> float:
+    """Import into a fresh store, ask every question; returns import seconds."""
+    with Memory.open(workdir / f"{conv.name}.db", embedder=embedder, durable=False,
+                     settings=settings) as memory:
+        started = time.perf_counter()
+        stored = memory.remember_many(conv.messages)
+        elapsed = time.perf_counter() - started
+        turn_of = {episode.id: turn for episode, turn in zip(stored, conv.turn_ids, strict=True)}
+        now = conv.last_session + timedelta(days=1)
+        for question in conv.questions:
+            category = CATEGORIES.get(question.category)
+            if category is None or not question.evidence:
+                continue
+            started = time.perf_counter()
+            context = memory.recall(
+                question.text, participants=conv.speakers, now=now, limit=100,
+                budget_words=budget_words,
+            )
+            latencies.append(time.perf_counter() - started)
+            top = memory.recall(
+                question.text, participants=conv.speakers, now=now, limit=10, budget_words=None
+            )
+            tally.add(
+                category,
+                _coverage(question.evidence, _turns(context, turn_of)),
+                _coverage(question.evidence, _turns(top, turn_of)),
+                context.words,
+            )
+    return elapsed
+
+
+def run(
+    paths: Sequence[Path],
+    embedder: Embedder,
+    *,
+    budget_words: int = 400,
+    settings: RecallSettings | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    settings = settings or RecallSettings()
+    embedder.embed(["warm up the model"])
+    kuzya, baseline = Tally(), Tally()
+    latencies: list[float] = []
+    messages = 0
+    import_seconds = 0.0
+    issues: dict[str, int] = {}
+    skipped = 0
+    with tempfile.TemporaryDirectory(prefix="kuzya-locomo-") as tmp:
+        for path in paths:
+            conv = read_locomo(path)
+            if progress:
+                progress(f"{conv.name}: {len(conv.messages)} turns, {len(conv.questions)} questions")
+            for key, count in conv.evidence_issues.items():
+                issues[key] = issues.get(key, 0) + count
+            skipped += sum(
+                1 for q in conv.questions if q.category in CATEGORIES and not q.evidence
+            )
+            import_seconds += _kuzya(
+                conv, embedder, budget_words, settings, kuzya, latencies, Path(tmp)
+            )
+            messages += len(conv.messages)
+            _bm25_baseline(conv, budget_words, baseline)
+    ordered = sorted(latencies)
+    result = kuzya.summary()
+    result.update(
+        baseline=baseline.summary(),
+        latency_ms={
+            "p50": round(1000 * ordered[len(ordered) // 2], 2),
+            "p95": round(1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 2),
+        },
+        import_msgs_per_s=round(messages / import_seconds, 1),
+        messages=messages,
+        budget_words=budget_words,
+        embedder=embedder.name,
+        evidence_issues=issues,
+        questions_without_evidence=skipped,
+    )
+    return result

@@ -1,0 +1,140 @@
+"""Readers for conversation files: LoCoMo JSON and a plain JSONL chat format.
+
+JSONL: one message per line, `{"text", "speaker", "conversation", "participants", "time",
+"attachments"}`; only `text` and `speaker` are required.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from kuzya.clock import to_utc
+from kuzya.errors import InvalidInput
+from kuzya.model import Attachment, Message
+
+_LOCOMO_DATE = "%I:%M %p on %d %B, %Y"
+TURN_SPACING = timedelta(seconds=30)  # LoCoMo dates sessions, not turns: keep turns ordered
+
+
+@dataclass(frozen=True)
+class Question:
+    """A LoCoMo question with its normalised evidence turn ids."""
+
+    text: str
+    category: int
+    evidence: tuple[str, ...]
+
+
+@dataclass
+class LocomoConversation:
+    """The turns of one LoCoMo file as messages, plus its questions (for benchmarks only)."""
+
+    name: str
+    speakers: tuple[str, str]
+    messages: list[Message]
+    turn_ids: list[str]  # dia_id of each message
+    questions: list[Question]
+    last_session: datetime
+    evidence_issues: dict[str, int] = field(default_factory=dict)
+
+
+def parse_locomo_date(value: str) -> datetime:
+    try:
+        return to_utc(datetime.strptime(value.strip(), _LOCOMO_DATE))
+    except ValueError as exc:
+        raise InvalidInput(f"unrecognised LoCoMo session date {value!r}") from exc
+
+
+def _normalise_turn_id(raw: str) -> str | None:
+    match = re.fullmatch(r"D:?(\d+):0*(\d+)", raw.strip())
+    return None if match is None else f"D{int(match.group(1))}:{int(match.group(2))}"
+
+
+def _evidence(raw: list[Any], known: set[str], issues: dict[str, int]) -> tuple[str, ...]:
+    found: list[str] = []
+    for entry in raw:
+        for part in re.split(r"[;,\s]+", str(entry)):
+            if not part:
+                continue
+            turn = _normalise_turn_id(part)
+            if turn is None:
+                issues["malformed"] = issues.get("malformed", 0) + 1
+            elif turn not in known:
+                issues["missing_turn"] = issues.get("missing_turn", 0) + 1
+            else:
+                if part != turn:
+                    issues["normalised"] = issues.get("normalised", 0) + 1
+                found.append(turn)
+    return tuple(dict.fromkeys(found))
+
+
+def read_locomo(path: str | Path) -> LocomoConversation:
+    """Only the turns become messages (text, speaker, session time, image caption)."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        conv = data.get("conversation", data)
+        speakers = (str(conv["speaker_a"]), str(conv["speaker_b"]))
+    except (OSError, ValueError, KeyError, AttributeError) as exc:
+        raise InvalidInput(f"{path} is not a LoCoMo conversation file: {exc}") from exc
+    sessions = sorted(
+        (int(key.split("_")[1]), value)
+        for key, value in conv.items()
+        if re.fullmatch(r"session_\d+", key) and isinstance(value, list)
+    )
+    messages, turn_ids = [], []
+    last = None
+    for number, turns in sessions:
+        start = parse_locomo_date(conv[f"session_{number}_date_time"])
+        last = start if last is None else max(last, start)
+        for index, turn in enumerate(turns):
+            caption = turn.get("blip_caption")
+            url = turn.get("img_url")
+            if isinstance(url, list):
+                url = url[0] if url else None
+            attachments = (Attachment("image", str(caption), url),) if caption else ()
+            messages.append(
+                Message(
+                    text=str(turn["text"]).strip() or "(image)",
+                    speaker=str(turn["speaker"]),
+                    conversation=f"{path.stem}:session_{number}",
+                    participants=speakers,
+                    time=start + index * TURN_SPACING,
+                    attachments=attachments,
+                    metadata={"turn": str(turn["dia_id"])},
+                )
+            )
+            turn_ids.append(str(turn["dia_id"]))
+    if last is None:
+        raise InvalidInput(f"{path} has no sessions")
+    known = set(turn_ids)
+    issues: dict[str, int] = {}
+    questions = []
+    for qa in data.get("qa", conv.get("qa", [])):
+        evidence = _evidence(list(qa.get("evidence", [])), known, issues)
+        questions.append(Question(str(qa["question"]), int(qa["category"]), evidence))
+    return LocomoConversation(path.stem, speakers, messages, turn_ids, questions, last, issues)
+
+
+def read_jsonl(path: str | Path, default_conversation: str | None = None) -> Iterator[dict[str, Any]]:
+    """Message dicts from a JSONL chat file; a bad line is reported with its number."""
+    path = Path(path)
+    conversation = default_conversation or path.stem
+    with path.open(encoding="utf-8", errors="strict") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidInput(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
+            if not isinstance(record, dict):
+                raise InvalidInput(f"{path}:{number}: expected a JSON object")
+            record.setdefault("conversation", conversation)
+            yield record
