@@ -122,7 +122,9 @@ def read_locomo(path: str | Path) -> LocomoConversation:
     return LocomoConversation(path.stem, speakers, messages, turn_ids, questions, last, issues)
 
 
-def read_jsonl(path: str | Path, default_conversation: str | None = None) -> Iterator[dict[str, Any]]:
+def read_jsonl(
+    path: str | Path, default_conversation: str | None = None
+) -> Iterator[dict[str, Any]]:
     """Message dicts from a JSONL chat file; a bad line is reported with its number."""
     path = Path(path)
     conversation = default_conversation or path.stem

@@ -58,8 +58,9 @@ class Memory:
     ) -> Memory:
         """Open (or create) a SQLite store file with the default multilingual embedder."""
         model = load_embedder(embedder) if isinstance(embedder, str) else embedder
-        return cls(SQLiteStore(path, durable=durable), model, namespace=namespace,
-                   settings=settings)
+        return cls(
+            SQLiteStore(path, durable=durable), model, namespace=namespace, settings=settings
+        )
 
     def close(self) -> None:
         self.store.close()
@@ -123,7 +124,12 @@ class Memory:
             if not isinstance(value, Mapping):
                 raise InvalidInput(f"expected a Message or a dict, not {type(value).__name__}")
             unknown = set(value) - {
-                "text", "speaker", "conversation", "participants", "time", "attachments",
+                "text",
+                "speaker",
+                "conversation",
+                "participants",
+                "time",
+                "attachments",
                 "metadata",
             }
             if unknown:
@@ -180,8 +186,9 @@ class Memory:
             text,
             participants=present,
             now=validate.moment(now, "now"),
-            conversation=None if conversation is None else validate.name(conversation,
-                                                                        "conversation"),
+            conversation=None
+            if conversation is None
+            else validate.name(conversation, "conversation"),
             limit=limit,
             budget_words=budget_words,
             settings=self.settings,
@@ -229,8 +236,9 @@ class Memory:
         return self.store.list_episodes(
             self.namespace,
             participants=None if user_id is None else [validate.name(user_id, "user_id")],
-            conversation=None if conversation is None else validate.name(conversation,
-                                                                        "conversation"),
+            conversation=None
+            if conversation is None
+            else validate.name(conversation, "conversation"),
             limit=validate.positive(limit, "limit", 100_000),
             offset=offset,
         )
@@ -266,4 +274,3 @@ class Memory:
         clone.__dict__.update(self.__dict__)
         clone.settings = replace(self.settings, **changes)
         return clone
-

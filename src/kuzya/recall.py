@@ -38,8 +38,40 @@ class RecallSettings:
 
 
 _ANAPHORA = frozenset(
-    """it its this that these those he him his she her they them their there then
-    он она оно они его ее её их это этот эта эти том той там тогда""".split()
+    [
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "he",
+        "him",
+        "his",
+        "she",
+        "her",
+        "they",
+        "them",
+        "their",
+        "there",
+        "then",
+        "он",
+        "она",
+        "оно",
+        "они",
+        "его",
+        "ее",
+        "её",
+        "их",
+        "это",
+        "этот",
+        "эта",
+        "эти",
+        "том",
+        "той",
+        "там",
+        "тогда",
+    ]
 )
 
 
@@ -109,8 +141,10 @@ def _with_neighbours(
         around = [
             scores[at[key]] * 0.5 ** (distance - 1)
             for distance in range(1, span + 1)
-            for key in ((episode.conversation, episode.position - distance),
-                        (episode.conversation, episode.position + distance))
+            for key in (
+                (episode.conversation, episode.position - distance),
+                (episode.conversation, episode.position + distance),
+            )
             if key in at
         ]
         smoothed[item] = score + weight * max(around, default=0.0)
@@ -191,9 +225,12 @@ def _pack(
         if key in seen_text:
             continue
         vector = vectors.get(item)
-        if vector is not None and kept:
-            if float(np.max(np.stack(kept) @ vector)) >= settings.duplicate_cosine:
-                continue
+        if (
+            vector is not None
+            and kept
+            and float(np.max(np.stack(kept) @ vector)) >= (settings.duplicate_cosine)
+        ):
+            continue
         if budget_words is not None and used + candidate.words > budget_words:
             continue
         chosen.append(candidate)

@@ -22,7 +22,9 @@ def text(value: object, what: str = "text", limit: int = MAX_MESSAGE_CHARS) -> s
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise InvalidInput(f"{what} is not valid Unicode (position {exc.start}): {exc.reason}")
+        raise InvalidInput(
+            f"{what} is not valid Unicode (position {exc.start}): {exc.reason}"
+        ) from None
     if "\x00" in value:
         raise InvalidInput(f"{what} contains a NUL character")
     if not value.strip():

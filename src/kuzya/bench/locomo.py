@@ -51,12 +51,15 @@ class Tally:
                 "context_words": round(statistics.fmean(words), 1) if words else 0.0,
             }
 
-        every = lambda table: [v for c in CATEGORIES.values() for v in table.get(c, [])]  # noqa: E731
+        def every(table: dict[str, list[Any]]) -> list[Any]:
+            return [v for c in CATEGORIES.values() for v in table.get(c, [])]
+
         return {
             "overall": block(every(self.budget), every(self.at_10), every(self.words)),
             "by_category": {
-                name: block(self.budget.get(name, []), self.at_10.get(name, []),
-                            self.words.get(name, []))
+                name: block(
+                    self.budget.get(name, []), self.at_10.get(name, []), self.words.get(name, [])
+                )
                 for name in CATEGORIES.values()
             },
         }
@@ -81,9 +84,7 @@ def _turns(recall: Recall, turn_of: dict[int, str]) -> list[str]:
     return [turn_of[source] for item in recall.items for source in item.sources]
 
 
-def _bm25_baseline(
-    conv: LocomoConversation, budget_words: int, tally: Tally
-) -> None:
+def _bm25_baseline(conv: LocomoConversation, budget_words: int, tally: Tally) -> None:
     documents = [f"{m.speaker}: {m.content}" for m in conv.messages]
     index = BM25Okapi([tokens(doc) for doc in documents])
     lengths = [len(doc.split()) for doc in documents]
@@ -113,8 +114,9 @@ def _kuzya(
     workdir: Path,
 ) -> float:
     """Import into a fresh store, ask every question; returns import seconds."""
-    with Memory.open(workdir / f"{conv.name}.db", embedder=embedder, durable=False,
-                     settings=settings) as memory:
+    with Memory.open(
+        workdir / f"{conv.name}.db", embedder=embedder, durable=False, settings=settings
+    ) as memory:
         started = time.perf_counter()
         stored = memory.remember_many(conv.messages)
         elapsed = time.perf_counter() - started
@@ -126,7 +128,10 @@ def _kuzya(
                 continue
             started = time.perf_counter()
             context = memory.recall(
-                question.text, participants=conv.speakers, now=now, limit=100,
+                question.text,
+                participants=conv.speakers,
+                now=now,
+                limit=100,
                 budget_words=budget_words,
             )
             latencies.append(time.perf_counter() - started)
@@ -162,12 +167,12 @@ def run(
         for path in paths:
             conv = read_locomo(path)
             if progress:
-                progress(f"{conv.name}: {len(conv.messages)} turns, {len(conv.questions)} questions")
+                progress(
+                    f"{conv.name}: {len(conv.messages)} turns, {len(conv.questions)} questions"
+                )
             for key, count in conv.evidence_issues.items():
                 issues[key] = issues.get(key, 0) + count
-            skipped += sum(
-                1 for q in conv.questions if q.category in CATEGORIES and not q.evidence
-            )
+            skipped += sum(1 for q in conv.questions if q.category in CATEGORIES and not q.evidence)
             import_seconds += _kuzya(
                 conv, embedder, budget_words, settings, kuzya, latencies, Path(tmp)
             )

@@ -30,4 +30,5 @@ def normalise(vectors: npt.NDArray[np.floating]) -> Vectors:
     matrix = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return matrix / norms
+    unit: Vectors = matrix / norms
+    return unit

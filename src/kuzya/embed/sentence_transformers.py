@@ -62,8 +62,10 @@ class SentenceTransformerEmbedder:
                         "pip install 'kuzya[sentence-transformers]'"
                     ) from exc
                 try:
-                    self._model = SentenceTransformer(_resolve(self._model_name), device=self._device)
-                except Exception as exc:  # noqa: BLE001 - any loading failure is reported alike
+                    self._model = SentenceTransformer(
+                        _resolve(self._model_name), device=self._device
+                    )
+                except Exception as exc:
                     raise EmbedderError(
                         f"cannot load sentence-transformers model {self._model_name!r}: {exc}"
                     ) from exc

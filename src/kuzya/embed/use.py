@@ -1,4 +1,4 @@
-"""Default embedder: Universal Sentence Encoder multilingual v3, numpy only, weights in the wheel."""
+"""Default embedder: multilingual Universal Sentence Encoder v3, numpy only, offline."""
 
 from __future__ import annotations
 

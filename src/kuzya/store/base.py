@@ -79,8 +79,9 @@ class SearchStore(Protocol):
         """Episodes by id, dropping any the participants may not see."""
         ...
 
-    def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
-        ...
+    def vector_of(
+        self, namespace: str, ids: Sequence[int]
+    ) -> dict[int, npt.NDArray[np.float32]]: ...
 
 
 class Store(EpisodeStore, SearchStore, Protocol):

@@ -58,9 +58,9 @@ def m001_initial(db: sqlite3.Connection) -> None:
         CREATE INDEX episodes_by_time ON episodes (namespace, said_at);
         CREATE INDEX episodes_by_conversation ON episodes (namespace, conversation, position);
         CREATE VIRTUAL TABLE episodes_fts USING fts5 (
-            terms, tokenize = 'unicode61 remove_diacritics 0'
+            terms, scope, tokenize = 'unicode61 remove_diacritics 0'
         );
-        CREATE VIRTUAL TABLE episodes_fts_vocab USING fts5vocab (episodes_fts, 'row');
+        CREATE VIRTUAL TABLE episodes_fts_vocab USING fts5vocab (episodes_fts, 'col');
         CREATE TABLE vector_log (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             namespace TEXT NOT NULL,
@@ -78,7 +78,7 @@ def m001_initial(db: sqlite3.Connection) -> None:
             actor TEXT
         );
         CREATE INDEX history_by_memory ON history (namespace, memory_id);
-        """
+        """,
     )
 
 

@@ -6,6 +6,7 @@ file; a batch is acknowledged only after its COMMIT returns.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
@@ -32,7 +33,10 @@ _EPISODE_COLUMNS = (
 )
 # Full-text postings read per query at most: frequent terms carry little weight and
 # cost the most, so they are dropped first (bounds latency on large stores).
-_MAX_POSTINGS = 20_000
+_MAX_POSTINGS = 6_000
+# Up to this many visible audiences, the full-text query itself is restricted to them
+# through scope tokens; past it, to the namespace, with a join on the audience.
+_MAX_SCOPE_TOKENS = 64
 
 
 def _audience_key(members: Sequence[str]) -> str:
@@ -41,6 +45,20 @@ def _audience_key(members: Sequence[str]) -> str:
 
 def _placeholders(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
+
+
+def _namespace_token(namespace: str) -> str:
+    return "n" + hashlib.blake2b(namespace.encode(), digest_size=8).hexdigest()
+
+
+def _index_text(
+    db: sqlite3.Connection, namespace: str, episode_id: int, audience_id: int, terms: str
+) -> None:
+    """Full-text row: the terms, and scope tokens for its namespace and audience."""
+    db.execute(
+        "INSERT INTO episodes_fts (rowid, terms, scope) VALUES (?, ?, ?)",
+        (episode_id, terms, f"{_namespace_token(namespace)} a{audience_id}"),
+    )
 
 
 class SQLiteStore:
@@ -199,7 +217,7 @@ class SQLiteStore:
             ),
         ).lastrowid
         assert episode_id is not None
-        db.execute("INSERT INTO episodes_fts (rowid, terms) VALUES (?, ?)", (episode_id, new.terms))
+        _index_text(db, namespace, episode_id, audience_id, new.terms)
         db.execute(
             "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
             (namespace, episode_id),
@@ -230,7 +248,8 @@ class SQLiteStore:
         now = time.time()
         with self._write() as db:
             row = db.execute(
-                "SELECT text FROM episodes WHERE namespace = ? AND id = ?", (namespace, episode_id)
+                "SELECT text, audience_id FROM episodes WHERE namespace = ? AND id = ?",
+                (namespace, episode_id),
             ).fetchone()
             if row is None:
                 raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
@@ -239,9 +258,7 @@ class SQLiteStore:
                 (new.message.text, now, new.vector.astype(np.float32).tobytes(), episode_id),
             )
             db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
-            db.execute(
-                "INSERT INTO episodes_fts (rowid, terms) VALUES (?, ?)", (episode_id, new.terms)
-            )
+            _index_text(db, namespace, episode_id, row[1], new.terms)
             db.execute(
                 "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
                 (namespace, episode_id),
@@ -293,9 +310,10 @@ class SQLiteStore:
     def _episodes(
         self, namespace: str, ids: Sequence[int], visible: Sequence[int] | None = None
     ) -> list[Episode]:
-        where, params = f"namespace = ? AND id IN ({_placeholders(ids)})", [namespace, *ids]
+        # Unary + keeps the planner on rowid lookups instead of scanning a namespace index.
+        where, params = f"id IN ({_placeholders(ids)}) AND +namespace = ?", [*ids, namespace]
         if visible is not None:
-            where += f" AND audience_id IN ({_placeholders(visible)})"
+            where += f" AND +audience_id IN ({_placeholders(visible)})"
             params.extend(visible)
         with self._lock:
             rows = self._db.execute(
@@ -319,7 +337,8 @@ class SQLiteStore:
         limit: int = 100,
         offset: int = 0,
     ) -> list[Episode]:
-        where, params = ["namespace = ?"], [namespace]
+        where: list[str] = ["namespace = ?"]
+        params: list[Any] = [namespace]
         with self._lock:
             if participants is not None:
                 visible = self._visible_audiences(namespace, participants)
@@ -344,9 +363,7 @@ class SQLiteStore:
             ).fetchall()
         if not rows:
             raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
-        return [
-            HistoryEvent(int(r[0]), r[1], r[2], r[3], from_epoch(r[4]), r[5]) for r in rows
-        ]
+        return [HistoryEvent(int(r[0]), r[1], r[2], r[3], from_epoch(r[4]), r[5]) for r in rows]
 
     def recent_turns(self, namespace: str, conversation: str, limit: int) -> list[Episode]:
         with self._lock:
@@ -423,31 +440,44 @@ class SQLiteStore:
             visible = self._visible_audiences(namespace, participants)
             if not visible:
                 return []
-            frequency = dict(
-                self._db.execute(
-                    "SELECT term, doc FROM episodes_fts_vocab "
-                    f"WHERE term IN ({_placeholders(unique)})",
-                    unique,
-                )
-            )
-            kept, postings = [], 0
-            for term in sorted(frequency, key=frequency.__getitem__):
-                postings += frequency[term]
-                if kept and postings > _MAX_POSTINGS:
-                    break
-                kept.append(term)
+            kept = self._affordable_terms(unique)
             if not kept:
                 return []
-            query = " OR ".join('"' + term.replace('"', '""') + '"' for term in kept)
-            rows = self._db.execute(
-                "SELECT f.rowid, -bm25(episodes_fts) FROM episodes_fts f "
-                "JOIN episodes e ON e.id = f.rowid "
-                f"WHERE episodes_fts MATCH ? AND e.namespace = ? "
-                f"AND e.audience_id IN ({_placeholders(visible)}) "
-                "ORDER BY bm25(episodes_fts) LIMIT ?",
-                (query, namespace, *visible, k),
-            ).fetchall()
+            match = "terms : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in kept) + ")"
+            if len(visible) <= _MAX_SCOPE_TOKENS:
+                scope = " OR ".join(f"a{audience}" for audience in visible)
+                rows = self._db.execute(
+                    "SELECT rowid, -bm25(episodes_fts, 1.0, 0.0) AS score FROM episodes_fts "
+                    "WHERE episodes_fts MATCH ? ORDER BY score DESC LIMIT ?",
+                    (f"{match} AND scope : ({scope})", k),
+                ).fetchall()
+            else:
+                rows = self._db.execute(
+                    "SELECT f.rowid, -bm25(episodes_fts, 1.0, 0.0) AS score FROM episodes_fts f "
+                    "JOIN episodes e ON e.id = f.rowid WHERE episodes_fts MATCH ? "
+                    f"AND e.audience_id IN ({_placeholders(visible)}) "
+                    "ORDER BY score DESC LIMIT ?",
+                    (f"{match} AND scope : {_namespace_token(namespace)}", *visible, k),
+                ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
+
+    def _affordable_terms(self, unique: Sequence[str]) -> list[str]:
+        """Rarest terms first, until the postings to read would exceed the bound."""
+        frequency = dict(
+            self._db.execute(
+                "SELECT term, doc FROM episodes_fts_vocab "
+                f"WHERE col = 'terms' AND term IN ({_placeholders(unique)})",
+                unique,
+            )
+        )
+        kept: list[str] = []
+        postings = 0
+        for term in sorted(frequency, key=lambda t: (frequency[t], t)):
+            postings += frequency[term]
+            if kept and postings > _MAX_POSTINGS:
+                break
+            kept.append(term)
+        return kept
 
     def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]:
         with self._lock:
@@ -468,12 +498,5 @@ class SQLiteStore:
             return self._episodes(namespace, ids, self._visible_audiences(namespace, participants))
 
     def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
-        if not ids:
-            return {}
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT id, embedding FROM episodes WHERE namespace = ? "
-                f"AND id IN ({_placeholders(ids)})",
-                (namespace, *ids),
-            ).fetchall()
-        return {int(r[0]): np.frombuffer(r[1], dtype=np.float32) for r in rows}
+            return self._sync().vectors(namespace, ids)

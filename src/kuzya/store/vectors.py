@@ -9,6 +9,7 @@ per insert and approximate, with filtering done after the fact).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -69,16 +70,21 @@ class _Partition:
     ) -> list[tuple[int, float]]:
         if self.size == 0 or k <= 0 or len(allowed) == 0:
             return []
-        scores = self.matrix[: self.size] @ query
-        visible = np.isin(self.audiences[: self.size], allowed)
-        scores = np.where(visible, scores, -np.inf)
-        k = min(k, int(visible.sum()))
-        if k == 0:
+        rows = np.flatnonzero(np.isin(self.audiences[: self.size], allowed))
+        if len(rows) == 0:
             return []
-        top = np.argpartition(-scores, k - 1)[:k] if k < self.size else np.arange(self.size)
-        top = top[np.isfinite(scores[top])]
+        # Scoring only the visible rows is cheaper unless most rows are visible.
+        if len(rows) * 4 < self.size:
+            scores = self.matrix[rows] @ query
+        else:
+            scores = (self.matrix[: self.size] @ query)[rows]
+        k = min(k, len(rows))
+        top = np.argpartition(-scores, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
         top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(self.ids[row]), float(scores[row])) for row in top]
+        return [(int(self.ids[rows[i]]), float(scores[i])) for i in top]
+
+    def vectors(self, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
+        return {i: self.matrix[self.row_of[i]] for i in ids if i in self.row_of}
 
 
 class VectorIndex:
@@ -108,6 +114,10 @@ class VectorIndex:
         if part is None:
             return []
         return part.search(query.astype(np.float32), np.asarray(allowed, dtype=np.int64), k)
+
+    def vectors(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
+        part = self._partitions.get(namespace)
+        return {} if part is None else part.vectors(ids)
 
     def count(self, namespace: str) -> int:
         part = self._partitions.get(namespace)

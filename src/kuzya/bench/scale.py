@@ -1,0 +1,180 @@
+"""Synthetic scale benchmark: import throughput and recall latency at N episodes.
+
+Messages come from templates over people, places, foods and activities, spread over
+DMs and group chats, so that full text, vectors and the privacy filter all do real work.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from kuzya.embed import Embedder
+from kuzya.memory import Memory
+from kuzya.model import Message
+
+PEOPLE = [f"user{i:03d}" for i in range(200)]
+NAMES = [
+    "Ana",
+    "Ben",
+    "Chen",
+    "Dara",
+    "Eli",
+    "Femi",
+    "Gus",
+    "Hana",
+    "Ivan",
+    "Juno",
+    "Kofi",
+    "Lena",
+    "Maya",
+    "Nils",
+    "Omar",
+    "Pia",
+    "Quin",
+    "Rosa",
+    "Sami",
+    "Tara",
+]
+PLACES = [
+    "Lisbon",
+    "Oslo",
+    "Kyoto",
+    "Lima",
+    "Cairo",
+    "Austin",
+    "Porto",
+    "Tbilisi",
+    "Hanoi",
+    "Dublin",
+    "Quito",
+    "Riga",
+    "Perth",
+    "Accra",
+    "Bergen",
+    "Turin",
+]
+THINGS = [
+    "ramen",
+    "the cello",
+    "chess",
+    "a red bike",
+    "sourdough",
+    "climbing",
+    "jazz records",
+    "a tabby cat",
+    "pottery",
+    "salsa dancing",
+    "the marathon",
+    "a camper van",
+    "tomatoes",
+    "board games",
+    "watercolours",
+    "a new laptop",
+    "tennis",
+    "the garden",
+    "sushi",
+]
+TEMPLATES = [
+    "I went to {place} with {name} last weekend and we talked about {thing}.",
+    "{name} told me she started learning {thing} in {place}.",
+    "My favourite thing this month is {thing}; {name} thinks it's silly.",
+    "We are planning a trip to {place} in the spring, maybe with {name}.",
+    "Can you remind me what {name} said about {thing}?",
+    "I finally bought {thing} and it cost more than I expected.",
+    "{name} moved to {place} for a job and misses {thing}.",
+    "Я ездил в {place} с {name}, и мы говорили про {thing}.",
+]
+QUERIES = [
+    "What did {name} say about {thing}?",
+    "When did I go to {place}?",
+    "Who moved to {place}?",
+    "What did I buy recently?",
+    "Что я делал в {place}?",
+]
+
+
+def messages(count: int, seed: int = 7) -> Iterator[Message]:
+    rng = random.Random(seed)
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    for i in range(count):
+        owner = rng.choice(PEOPLE)
+        if rng.random() < 0.7:  # a DM with the assistant
+            present: tuple[str, ...] = (owner, "assistant")
+            conversation = f"dm-{owner}"
+        else:  # a group of 3-12
+            group = rng.randrange(40)
+            members = random.Random(group).sample(PEOPLE, 3 + group % 10)
+            present = (*members, "assistant")
+            owner = rng.choice(members)
+            conversation = f"group-{group}"
+        text = rng.choice(TEMPLATES).format(
+            name=rng.choice(NAMES), place=rng.choice(PLACES), thing=rng.choice(THINGS)
+        )
+        yield Message(text, owner, conversation, present, start + timedelta(minutes=7 * i))
+
+
+def queries(count: int, seed: int = 11) -> Iterator[tuple[str, tuple[str, ...]]]:
+    rng = random.Random(seed)
+    for _ in range(count):
+        query = rng.choice(QUERIES).format(
+            name=rng.choice(NAMES), place=rng.choice(PLACES), thing=rng.choice(THINGS)
+        )
+        yield query, (rng.choice(PEOPLE), "assistant")
+
+
+def run(
+    episodes: int,
+    embedder: Embedder,
+    workdir: Path,
+    *,
+    queries_n: int = 200,
+    batch: int = 1000,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    embedder.embed(["warm up the model"])
+    path = workdir / "scale.db"
+    with Memory.open(path, namespace="scale", embedder=embedder, durable=False) as memory:
+        started = time.perf_counter()
+        pending: list[Message] = []
+        for message in messages(episodes):
+            pending.append(message)
+            if len(pending) == batch:
+                memory.remember_many(pending)
+                if progress:
+                    progress(len(pending))
+                pending = []
+        if pending:
+            memory.remember_many(pending)
+            if progress:
+                progress(len(pending))
+        import_seconds = time.perf_counter() - started
+    with Memory.open(path, namespace="scale", embedder=embedder) as memory:
+        started = time.perf_counter()
+        memory.recall("warm up after reopening", participants=["assistant"])
+        first_recall = time.perf_counter() - started
+        latencies, sizes = [], []
+        for query, present in queries(queries_n):
+            started = time.perf_counter()
+            result = memory.recall(query, participants=present, budget_words=400)
+            latencies.append(1000 * (time.perf_counter() - started))
+            sizes.append(len(result))
+    latencies.sort()
+    return {
+        "episodes": episodes,
+        "embedder": embedder.name,
+        "import_msgs_per_s": round(episodes / import_seconds, 1),
+        "reopen_first_recall_s": round(first_recall, 2),
+        "latency_ms": {
+            "p50": round(statistics.median(latencies), 2),
+            "p95": round(latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))], 2),
+            "max": round(latencies[-1], 2),
+        },
+        "mean_items": round(statistics.fmean(sizes), 1),
+        "db_bytes": path.stat().st_size,
+    }

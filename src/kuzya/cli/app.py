@@ -1,0 +1,265 @@
+"""The `kuzya` command: remember, recall, import, inspect, demo, and the benchmarks."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from kuzya.cli.bench import bench_app, eval_app
+from kuzya.config import Settings
+from kuzya.errors import KuzyaError
+from kuzya.importers import read_jsonl, read_locomo
+from kuzya.memory import Memory
+from kuzya.model import Recall
+
+app = typer.Typer(
+    help="Kuzya: long-term memory for LLM assistants and agents.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(bench_app, name="bench")
+app.add_typer(eval_app, name="eval")
+console = Console()
+
+DbOption = Annotated[Path | None, typer.Option("--db", help="Store file [env KUZYA_DB].")]
+NamespaceOption = Annotated[str | None, typer.Option("--namespace", "-n", help="Namespace.")]
+EmbedderOption = Annotated[
+    str | None, typer.Option("--embedder", help="'use' (default) or 'st:<model>'.")
+]
+Participants = Annotated[
+    str, typer.Option("--participants", "-p", help="Comma-separated ids of those present.")
+]
+
+
+def _settings(db: Path | None, namespace: str | None, embedder: str | None) -> Settings:
+    given: dict[str, Any] = {}
+    if db is not None:
+        given["db"] = db
+    if namespace is not None:
+        given["namespace"] = namespace
+    if embedder is not None:
+        given["embedder"] = embedder
+    return Settings(**given)
+
+
+def _open(db: Path | None, namespace: str | None, embedder: str | None) -> Memory:
+    settings = _settings(db, namespace, embedder)
+    return Memory.open(
+        settings.db,
+        namespace=settings.namespace,
+        embedder=settings.embedder,
+        durable=settings.durable,
+    )
+
+
+def _ids(value: str) -> list[str]:
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def show_recall(recall: Recall, title: str) -> None:
+    table = Table(title=title, show_lines=False)
+    for column in ("score", "said", "who", "text", "source"):
+        table.add_column(column, overflow="fold")
+    for item in recall.items:
+        table.add_row(
+            f"{item.score:.3f}",
+            item.said_at.strftime("%Y-%m-%d %H:%M"),
+            Text(item.speaker),
+            Text(item.text),
+            ",".join(f"#{s}" for s in item.sources),
+        )
+    console.print(table)
+
+
+@app.command()
+def remember(
+    text: str,
+    speaker: Annotated[str, typer.Option("--speaker", "-s")],
+    participants: Annotated[str | None, typer.Option("--participants", "-p")] = None,
+    conversation: Annotated[str, typer.Option("--conversation", "-c")] = "default",
+    time: Annotated[datetime | None, typer.Option("--time")] = None,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Store one message (committed before this returns)."""
+    with _open(db, namespace, embedder) as memory:
+        episode = memory.remember(
+            text,
+            speaker=speaker,
+            conversation=conversation,
+            participants=_ids(participants) if participants else None,
+            time=time,
+        )
+    console.print(f"remembered #{episode.id} (audience: {', '.join(sorted(episode.audience))})")
+
+
+@app.command()
+def recall(
+    query: str,
+    participants: Participants,
+    conversation: Annotated[str | None, typer.Option("--conversation", "-c")] = None,
+    now: Annotated[datetime | None, typer.Option("--now")] = None,
+    limit: Annotated[int, typer.Option("--limit")] = 20,
+    budget_words: Annotated[int, typer.Option("--budget-words")] = 400,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Recall what the participants present may be reminded of."""
+    with _open(db, namespace, embedder) as memory:
+        result = memory.recall(
+            query,
+            participants=_ids(participants),
+            now=now,
+            conversation=conversation,
+            limit=limit,
+            budget_words=budget_words,
+        )
+    if as_json:
+        typer.echo(json.dumps([_item_json(i) for i in result.items], ensure_ascii=False, indent=1))
+    else:
+        show_recall(result, f"recall: {query}")
+
+
+def _item_json(item: Any) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "kind": str(item.kind),
+        "text": item.text,
+        "score": item.score,
+        "speaker": item.speaker,
+        "conversation": item.conversation,
+        "said_at": item.said_at.isoformat(),
+        "stored_at": item.stored_at.isoformat(),
+        "sources": list(item.sources),
+    }
+
+
+@app.command("import")
+def import_(
+    files: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False)],
+    fmt: Annotated[str, typer.Option("--format", help="auto, locomo or jsonl")] = "auto",
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Import LoCoMo JSON or JSONL chat files (one message per line)."""
+    with _open(db, namespace, embedder) as memory:
+        for path in files:
+            kind = fmt if fmt != "auto" else ("jsonl" if path.suffix == ".jsonl" else "locomo")
+            if kind == "locomo":
+                messages: list[Any] = list(read_locomo(path).messages)
+            elif kind == "jsonl":
+                messages = list(read_jsonl(path))
+            else:
+                raise typer.BadParameter(f"unknown format {fmt!r}")
+            _import(memory, messages, path.name)
+
+
+def _import(memory: Memory, messages: list[Any], label: str) -> None:
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task(f"importing {label}", total=len(messages))
+        for start in range(0, len(messages), 256):
+            chunk = messages[start : start + 256]
+            memory.remember_many(chunk)
+            progress.advance(task, len(chunk))
+
+
+@app.command()
+def stats(
+    db: DbOption = None, namespace: NamespaceOption = None, embedder: EmbedderOption = None
+) -> None:
+    """What the store holds in this namespace."""
+    with _open(db, namespace, embedder) as memory:
+        figures = memory.stats()
+    table = Table(show_header=False)
+    for key, value in figures.items():
+        table.add_row(key, str(value))
+    console.print(table)
+
+
+@app.command()
+def history(
+    memory_id: int,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """The audit log of one memory."""
+    with _open(db, namespace, embedder) as memory:
+        for event in memory.history(memory_id):
+            console.print(
+                f"{event.at:%Y-%m-%d %H:%M:%S} {event.event:<6} "
+                f"{event.old_text or ''!r} -> {event.new_text or ''!r}"
+            )
+
+
+@app.command()
+def forget(
+    memory_id: int,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Delete a memory: its text leaves every index; the history keeps the event."""
+    with _open(db, namespace, embedder) as memory:
+        memory.delete(memory_id, actor="cli")
+    console.print(f"forgot #{memory_id}")
+
+
+@app.command()
+def demo(db: DbOption = None, embedder: EmbedderOption = None) -> None:
+    """Import a sample multi-session chat and show recall, provenance and privacy (offline)."""
+    with tempfile.TemporaryDirectory(prefix="kuzya-demo-") as tmp:
+        path = db or Path(tmp) / "demo.db"
+        with Memory.open(path, namespace="noodle-shop", embedder=embedder or "use") as memory:
+            sample = resources.files("kuzya") / "data" / "demo.jsonl"
+            with resources.as_file(sample) as sample_path:
+                _import(memory, list(read_jsonl(sample_path)), "noodle-shop chat")
+            console.print(
+                f"[bold]{memory.stats()['episodes']} messages in 4 visits; "
+                "mika and jun are regulars, the waiter is the assistant.[/bold]\n"
+            )
+            asks = [
+                ("Does Mika have any food allergies?", ["mika", "waiter"], None),
+                ("Where is Mika applying for a job?", ["mika", "waiter"], None),
+                (
+                    "Where is Mika applying for a job?",
+                    ["mika", "jun", "waiter"],
+                    "jun is present: Mika's private words stay out",
+                ),
+                ("Где Джун был в прошлую субботу?", ["jun", "waiter"], None),
+            ]
+            for query, present, note in asks:
+                result = memory.recall(
+                    query, participants=present, now="2026-03-25T12:00:00", limit=3
+                )
+                show_recall(result, f"{query}  (present: {', '.join(present)})")
+                if note:
+                    console.print(f"[italic]{note}[/italic]\n")
+
+
+def main() -> None:
+    try:
+        app()
+    except KuzyaError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise SystemExit(2) from exc

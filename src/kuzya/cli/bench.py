@@ -1,0 +1,136 @@
+"""`kuzya bench ...` and `kuzya eval ...`: benchmarks and scenario evaluation."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from kuzya.embed import load_embedder
+
+bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
+eval_app = typer.Typer(help="Evaluations.", no_args_is_help=True)
+console = Console()
+
+JsonOut = Annotated[Path | None, typer.Option("--json", help="Write the results as JSON here.")]
+EmbedderOption = Annotated[str, typer.Option("--embedder", help="'use' or 'st:<model>'.")]
+
+
+def _write(path: Path | None, result: dict[str, Any]) -> None:
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+        console.print(f"wrote {path}")
+
+
+@bench_app.command("locomo")
+def locomo(
+    files: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False)],
+    budget_words: Annotated[int, typer.Option("--budget-words")] = 400,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = "use",
+) -> None:
+    """Evidence recall within a word budget on LoCoMo files, beside a BM25 baseline."""
+    from kuzya.bench.locomo import CATEGORIES, run
+
+    result = run(
+        files,
+        load_embedder(embedder),
+        budget_words=budget_words,
+        progress=lambda line: console.print(line),
+    )
+    table = Table(
+        title=f"LoCoMo evidence recall within {budget_words} words ({result['embedder']})"
+    )
+    for column in ("category", "n", "kuzya", "BM25", "kuzya @10", "BM25 @10", "words"):
+        table.add_column(column, justify="right")
+    rows = [("overall", result["overall"], result["baseline"]["overall"])]
+    rows += [
+        (name, result["by_category"][name], result["baseline"]["by_category"][name])
+        for name in CATEGORIES.values()
+    ]
+    for name, ours, base in rows:
+        table.add_row(
+            name,
+            str(ours["n"]),
+            f"{ours['recall_budget']:.3f}",
+            f"{base['recall_budget']:.3f}",
+            f"{ours['recall_at_10']:.3f}",
+            f"{base['recall_at_10']:.3f}",
+            f"{ours['context_words']:.0f}",
+        )
+    console.print(table)
+    console.print(
+        f"query latency p50 {result['latency_ms']['p50']} ms, p95 {result['latency_ms']['p95']} "
+        f"ms; import {result['import_msgs_per_s']} messages/s; evidence issues "
+        f"{result['evidence_issues']}, questions without evidence "
+        f"{result['questions_without_evidence']}"
+    )
+    _write(json_out, result)
+
+
+@bench_app.command("scale")
+def scale(
+    episodes: Annotated[int, typer.Option("--episodes", min=1)] = 100_000,
+    queries: Annotated[int, typer.Option("--queries", min=1)] = 200,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = "use",
+) -> None:
+    """Import N synthetic episodes, then measure recall latency."""
+    from kuzya.bench.scale import run
+
+    with (
+        tempfile.TemporaryDirectory(prefix="kuzya-scale-") as tmp,
+        Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress,
+    ):
+        task = progress.add_task("importing", total=episodes)
+        result = run(
+            episodes,
+            load_embedder(embedder),
+            Path(tmp),
+            queries_n=queries,
+            progress=lambda n: progress.advance(task, n),
+        )
+    console.print(
+        f"{result['episodes']} episodes: import {result['import_msgs_per_s']} messages/s; "
+        f"recall p50 {result['latency_ms']['p50']} ms, p95 {result['latency_ms']['p95']} ms "
+        f"(max {result['latency_ms']['max']}); reopen + first recall "
+        f"{result['reopen_first_recall_s']} s"
+    )
+    _write(json_out, result)
+
+
+@eval_app.command("scenarios")
+def scenarios(
+    paths: Annotated[list[Path], typer.Argument(exists=True)],
+    mode: Annotated[str, typer.Option("--mode", help="recall")] = "recall",
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = "use",
+) -> None:
+    """Replay multi-session scenarios (restart between sessions) and check the probes."""
+    from kuzya.scenarios import evaluate
+
+    if mode != "recall":
+        raise typer.BadParameter("only --mode recall is available (answer mode needs an LLM)")
+
+    def show(probe: Any) -> None:
+        mark = "[green]pass[/green]" if probe.passed else "[red]FAIL[/red]"
+        console.print(f"{mark} {probe.scenario}: {probe.question}")
+
+    result = evaluate(paths, load_embedder(embedder), progress=show)
+    console.print(f"accuracy {result['accuracy']:.3f} ({result['passed']}/{result['total']})")
+    _write(json_out, result)
+    if result["passed"] < result["total"]:
+        raise typer.Exit(1)
