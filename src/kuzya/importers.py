@@ -74,6 +74,29 @@ def _evidence(raw: list[Any], known: set[str], issues: dict[str, int]) -> tuple[
     return tuple(dict.fromkeys(found))
 
 
+def _locomo_message(
+    turn: dict[str, Any],
+    name: str,
+    session: int,
+    speakers: tuple[str, str],
+    start: datetime,
+    index: int,
+) -> Message:
+    caption = turn.get("blip_caption")
+    url = turn.get("img_url")
+    if isinstance(url, list):
+        url = url[0] if url else None
+    return Message(
+        text=str(turn["text"]).strip() or "(image)",
+        speaker=str(turn["speaker"]),
+        conversation=f"{name}:session_{session}",
+        participants=speakers,
+        time=start + index * TURN_SPACING,
+        attachments=(Attachment("image", str(caption), url),) if caption else (),
+        metadata={"turn": str(turn["dia_id"])},
+    )
+
+
 def read_locomo(path: str | Path) -> LocomoConversation:
     """Only the turns become messages (text, speaker, session time, image caption)."""
     path = Path(path)
@@ -88,29 +111,18 @@ def read_locomo(path: str | Path) -> LocomoConversation:
         for key, value in conv.items()
         if re.fullmatch(r"session_\d+", key) and isinstance(value, list)
     )
-    messages, turn_ids = [], []
+    messages: list[Message] = []
+    turn_ids: list[str] = []
     last = None
     for number, turns in sessions:
-        start = parse_locomo_date(conv[f"session_{number}_date_time"])
+        try:
+            start = parse_locomo_date(conv[f"session_{number}_date_time"])
+            for index, turn in enumerate(turns):
+                messages.append(_locomo_message(turn, path.stem, number, speakers, start, index))
+                turn_ids.append(str(turn["dia_id"]))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise InvalidInput(f"{path}: session {number} is malformed (missing {exc})") from exc
         last = start if last is None else max(last, start)
-        for index, turn in enumerate(turns):
-            caption = turn.get("blip_caption")
-            url = turn.get("img_url")
-            if isinstance(url, list):
-                url = url[0] if url else None
-            attachments = (Attachment("image", str(caption), url),) if caption else ()
-            messages.append(
-                Message(
-                    text=str(turn["text"]).strip() or "(image)",
-                    speaker=str(turn["speaker"]),
-                    conversation=f"{path.stem}:session_{number}",
-                    participants=speakers,
-                    time=start + index * TURN_SPACING,
-                    attachments=attachments,
-                    metadata={"turn": str(turn["dia_id"])},
-                )
-            )
-            turn_ids.append(str(turn["dia_id"]))
     if last is None:
         raise InvalidInput(f"{path} has no sessions")
     known = set(turn_ids)
@@ -128,8 +140,12 @@ def read_jsonl(
     """Message dicts from a JSONL chat file; a bad line is reported with its number."""
     path = Path(path)
     conversation = default_conversation or path.stem
-    with path.open(encoding="utf-8", errors="strict") as lines:
-        for number, line in enumerate(lines, start=1):
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InvalidInput(f"{path}:{number}: not valid UTF-8 ({exc.reason})") from exc
             if not line.strip():
                 continue
             try:

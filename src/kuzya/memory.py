@@ -97,7 +97,7 @@ class Memory:
             participants=participants,
             time=time,
             attachments_=attachments,
-            metadata=metadata,
+            metadata_=metadata,
         )
         return self._store([message])[0]
 
@@ -119,7 +119,7 @@ class Memory:
                     participants=value.participants or None,
                     time=value.time,
                     attachments_=value.attachments,
-                    metadata=value.metadata,
+                    metadata_=value.metadata,
                 )
             if not isinstance(value, Mapping):
                 raise InvalidInput(f"expected a Message or a dict, not {type(value).__name__}")
@@ -143,7 +143,7 @@ class Memory:
                 participants=value.get("participants"),
                 time=value.get("time"),
                 attachments_=value.get("attachments"),
-                metadata=value.get("metadata"),
+                metadata_=value.get("metadata"),
             )
         except InvalidInput as exc:
             raise InvalidInput(f"message {index}: {exc}") from exc
@@ -231,8 +231,6 @@ class Memory:
         offset: int = 0,
     ) -> list[Episode]:
         """Memories in time order; with `user_id`, only those that user may see."""
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InvalidInput(f"offset must be a non-negative integer, not {offset!r}")
         return self.store.list_episodes(
             self.namespace,
             participants=None if user_id is None else [validate.name(user_id, "user_id")],
@@ -240,11 +238,12 @@ class Memory:
             if conversation is None
             else validate.name(conversation, "conversation"),
             limit=validate.positive(limit, "limit", 100_000),
-            offset=offset,
+            offset=validate.offset(offset),
         )
 
     def update(self, memory_id: int, text: str, *, actor: str | None = None) -> Episode:
         """Replace a memory's text (re-indexed); the old text stays in its history."""
+        who = validate.actor(actor)
         episode = self.get(memory_id)
         message = Message(
             text=validate.text(text),
@@ -256,11 +255,13 @@ class Memory:
         )
         content = message.content
         new = NewEpisode(message, self.embedder.embed([content])[0], " ".join(terms(content)))
-        return self.store.update_episode(self.namespace, episode.id, new, actor)
+        return self.store.update_episode(self.namespace, episode.id, new, who)
 
     def delete(self, memory_id: int, *, actor: str | None = None) -> None:
         """Forget a memory: its text leaves every index and the history keeps only the event."""
-        self.store.delete_episode(self.namespace, validate.memory_id(memory_id), actor)
+        self.store.delete_episode(
+            self.namespace, validate.memory_id(memory_id), validate.actor(actor)
+        )
 
     def history(self, memory_id: int) -> list[HistoryEvent]:
         return self.store.history(self.namespace, validate.memory_id(memory_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -119,7 +120,7 @@ class Recall:
     items: tuple[RecallItem, ...]
     now: datetime
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[RecallItem]:
         return iter(self.items)
 
     def __len__(self) -> int:

@@ -38,40 +38,8 @@ class RecallSettings:
 
 
 _ANAPHORA = frozenset(
-    [
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "he",
-        "him",
-        "his",
-        "she",
-        "her",
-        "they",
-        "them",
-        "their",
-        "there",
-        "then",
-        "он",
-        "она",
-        "оно",
-        "они",
-        "его",
-        "ее",
-        "её",
-        "их",
-        "это",
-        "этот",
-        "эта",
-        "эти",
-        "том",
-        "той",
-        "там",
-        "тогда",
-    ]
+    """it its this that these those he him his she her they them their there then он она оно
+    они его ее её их это этот эта эти том той там тогда""".split()
 )
 
 
@@ -165,7 +133,9 @@ def run(
     settings: RecallSettings,
 ) -> Recall:
     working = (
-        store.recent_turns(namespace, conversation, settings.working_turns) if conversation else []
+        store.recent_turns(namespace, conversation, participants, settings.working_turns)
+        if conversation
+        else []
     )
     query = analyse(query_text, embedder, working, settings)
     dense = store.dense_search(namespace, query.vector, participants, settings.dense_k)

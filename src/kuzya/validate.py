@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+import unicodedata
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from kuzya.clock import to_utc, utcnow
+from kuzya.clock import from_epoch, to_epoch, to_utc, utcnow
 from kuzya.errors import InvalidInput
 from kuzya.model import Attachment, Message
 
 MAX_MESSAGE_CHARS = 32_000
 MAX_NAME_CHARS = 200
+MAX_ID = 2**63 - 1  # SQLite and PostgreSQL bigint
 
 
 def text(value: object, what: str = "text", limit: int = MAX_MESSAGE_CHARS) -> str:
@@ -38,7 +41,11 @@ def text(value: object, what: str = "text", limit: int = MAX_MESSAGE_CHARS) -> s
 
 
 def name(value: object, what: str) -> str:
-    return text(value, what, MAX_NAME_CHARS).strip()
+    """An id (participant, speaker, conversation, namespace): no control characters."""
+    checked = text(value, what, MAX_NAME_CHARS).strip()
+    if any(unicodedata.category(char) == "Cc" for char in checked):
+        raise InvalidInput(f"{what} {checked!r} contains a control character")
+    return checked
 
 
 def names(values: object, what: str) -> tuple[str, ...]:
@@ -60,7 +67,12 @@ def moment(value: object, what: str = "time") -> datetime:
             raise InvalidInput(f"{what} {value!r} is not an ISO 8601 date-time") from exc
     if not isinstance(value, datetime):
         raise InvalidInput(f"{what} must be a datetime, not {type(value).__name__}")
-    return to_utc(value)
+    try:
+        moment_utc = to_utc(value)
+        from_epoch(to_epoch(moment_utc))  # must survive storage as epoch seconds
+    except (OverflowError, OSError, ValueError) as exc:
+        raise InvalidInput(f"{what} {value!r} is out of the supported range") from exc
+    return moment_utc
 
 
 def attachments(values: object) -> tuple[Attachment, ...]:
@@ -71,19 +83,31 @@ def attachments(values: object) -> tuple[Attachment, ...]:
     checked = []
     for value in values:
         if isinstance(value, Attachment):
-            checked.append(value)
-        elif isinstance(value, dict) and "caption" in value:
-            url = value.get("url")
-            checked.append(
-                Attachment(
-                    kind=name(value.get("kind", "image"), "attachment kind"),
-                    caption=text(value["caption"], "attachment caption"),
-                    url=None if url is None else name(url, "attachment url"),
-                )
-            )
-        else:
+            value = {"kind": value.kind, "caption": value.caption, "url": value.url}
+        if not isinstance(value, dict) or "caption" not in value:
             raise InvalidInput("each attachment needs a caption: {'kind', 'caption', 'url'}")
+        url = value.get("url")
+        checked.append(
+            Attachment(
+                kind=name(value.get("kind", "image"), "attachment kind"),
+                caption=text(value["caption"], "attachment caption"),
+                url=None if url is None else text(url, "attachment url", 4096),
+            )
+        )
     return tuple(checked)
+
+
+def metadata(value: object) -> dict[str, Any]:
+    """A JSON object that can be stored as UTF-8."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput("metadata must be a dict")
+    try:
+        json.dumps(dict(value), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"metadata must be plain JSON (str keys, JSON values): {exc}") from None
+    return dict(value)
 
 
 def message(
@@ -94,14 +118,11 @@ def message(
     participants: object | None,
     time: object | None,
     attachments_: object | None = None,
-    metadata: object | None = None,
+    metadata_: object | None = None,
 ) -> Message:
     """A validated message; the speaker is always part of the audience."""
     who = name(speaker, "speaker")
     present = names(participants, "participants") if participants is not None else ()
-    if metadata is not None and not isinstance(metadata, dict):
-        raise InvalidInput("metadata must be a dict")
-    meta: dict[str, Any] = dict(metadata or {})
     return Message(
         text=text(text_),
         speaker=who,
@@ -109,7 +130,7 @@ def message(
         participants=tuple(dict.fromkeys((*present, who))),
         time=moment(time),
         attachments=attachments(attachments_),
-        metadata=meta,
+        metadata=metadata(metadata_),
     )
 
 
@@ -120,9 +141,19 @@ def memory_id(value: object) -> int:
         number = int(value)
     except ValueError as exc:
         raise InvalidInput(f"memory id {value!r} is not an integer") from exc
-    if number <= 0:
-        raise InvalidInput(f"memory id must be positive, not {number}")
+    if not 0 < number <= MAX_ID:
+        raise InvalidInput(f"memory id must be from 1 to {MAX_ID}, not {number}")
     return number
+
+
+def offset(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        raise InvalidInput(f"offset must be an integer from 0 to {MAX_ID}, not {value!r}")
+    return value
+
+
+def actor(value: object) -> str | None:
+    return None if value is None else name(value, "actor")
 
 
 def positive(value: object, what: str, limit: int) -> int:

@@ -69,7 +69,10 @@ class SentenceTransformerEmbedder:
                     raise EmbedderError(
                         f"cannot load sentence-transformers model {self._model_name!r}: {exc}"
                     ) from exc
-                self._dim = int(self._model.get_sentence_embedding_dimension())
+                dimension = getattr(self._model, "get_embedding_dimension", None) or (
+                    self._model.get_sentence_embedding_dimension
+                )
+                self._dim = int(dimension())
             return self._model
 
     def embed(self, texts: Sequence[str]) -> Vectors:

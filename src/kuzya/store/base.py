@@ -55,8 +55,10 @@ class EpisodeStore(Protocol):
 
     def history(self, namespace: str, episode_id: int) -> list[HistoryEvent]: ...
 
-    def recent_turns(self, namespace: str, conversation: str, limit: int) -> list[Episode]:
-        """The last turns of a conversation, oldest first (working memory)."""
+    def recent_turns(
+        self, namespace: str, conversation: str, participants: Sequence[str], limit: int
+    ) -> list[Episode]:
+        """The last turns of a conversation that the participants may see, oldest first."""
         ...
 
     def stats(self, namespace: str) -> dict[str, Any]: ...

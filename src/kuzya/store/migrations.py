@@ -1,4 +1,8 @@
-"""SQLite schema as an ordered list of small named migrations, applied once each."""
+"""SQLite schema as an ordered list of small named migrations, applied once each.
+
+A released migration is never edited: a schema change is a new function appended to
+MIGRATIONS, so every store file ever written keeps opening.
+"""
 
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ def m001_initial(db: sqlite3.Connection) -> None:
             participant TEXT NOT NULL,
             PRIMARY KEY (participant, audience_id)
         ) WITHOUT ROWID;
+        CREATE INDEX audience_members_by_audience ON audience_members (audience_id);
         CREATE TABLE conversations (
             namespace TEXT NOT NULL,
             id TEXT NOT NULL,
@@ -41,7 +46,7 @@ def m001_initial(db: sqlite3.Connection) -> None:
             PRIMARY KEY (namespace, id)
         ) WITHOUT ROWID;
         CREATE TABLE episodes (
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             namespace TEXT NOT NULL,
             conversation TEXT NOT NULL,
             position INTEGER NOT NULL,

@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -40,7 +40,7 @@ _MAX_SCOPE_TOKENS = 64
 
 
 def _audience_key(members: Sequence[str]) -> str:
-    return "\x1f".join(sorted(set(members)))
+    return json.dumps(sorted(set(members)), ensure_ascii=False)
 
 
 def _placeholders(values: Sequence[Any]) -> str:
@@ -61,6 +61,23 @@ def _index_text(
     )
 
 
+def _retry_while_busy(action: Callable[[], None], timeout: float) -> None:
+    """Run `action`, retrying while another process holds the file (while a new file is
+    still in rollback-journal mode SQLite reports BUSY at once instead of waiting)."""
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            action()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = "locked" in str(exc) or "busy" in str(exc)
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.25)
+
+
 class SQLiteStore:
     """Store port over one SQLite file. Thread-safe; one connection guarded by a lock."""
 
@@ -72,15 +89,18 @@ class SQLiteStore:
             self._db = sqlite3.connect(
                 str(path), isolation_level=None, check_same_thread=False, timeout=timeout
             )
-            self._db.execute("PRAGMA journal_mode = WAL")
-            self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-            self._db.execute("PRAGMA foreign_keys = ON")
-            migrate(self._db)
+            _retry_while_busy(lambda: self._prepare(durable), timeout)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open store {path}: {exc}") from exc
         self._lock = threading.RLock()
         self._members: dict[int, frozenset[str]] = {}
         self._vectors: VectorIndex | None = None
+
+    def _prepare(self, durable: bool) -> None:
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+        self._db.execute("PRAGMA foreign_keys = ON")
+        migrate(self._db)
 
     # -- lifecycle and metadata -------------------------------------------------------
 
@@ -175,11 +195,20 @@ class SQLiteStore:
     def add_episodes(self, namespace: str, batch: Sequence[NewEpisode]) -> list[Episode]:
         if not batch:
             return []
+        for new in batch:
+            self._check_vector(new.vector)
         stored_at = time.time()
         with self._write() as db:
             ids = [self._insert(db, namespace, new, stored_at) for new in batch]
         self._sync()
         return self._episodes(namespace, ids)
+
+    def _check_vector(self, vector: npt.NDArray[np.float32]) -> None:
+        dim = self._index().dim
+        if vector.shape != (dim,) or not np.all(np.isfinite(vector)):
+            raise InvalidInput(
+                f"vector of shape {vector.shape} does not fit this store ({dim} finite values)"
+            )
 
     def _insert(
         self, db: sqlite3.Connection, namespace: str, new: NewEpisode, stored_at: float
@@ -245,6 +274,7 @@ class SQLiteStore:
     def update_episode(
         self, namespace: str, episode_id: int, new: NewEpisode, actor: str | None
     ) -> Episode:
+        self._check_vector(new.vector)
         now = time.time()
         with self._write() as db:
             row = db.execute(
@@ -365,12 +395,16 @@ class SQLiteStore:
             raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
         return [HistoryEvent(int(r[0]), r[1], r[2], r[3], from_epoch(r[4]), r[5]) for r in rows]
 
-    def recent_turns(self, namespace: str, conversation: str, limit: int) -> list[Episode]:
+    def recent_turns(
+        self, namespace: str, conversation: str, participants: Sequence[str], limit: int
+    ) -> list[Episode]:
         with self._lock:
+            visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
                 f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND "
-                "conversation = ? ORDER BY position DESC LIMIT ?",
-                (namespace, conversation, limit),
+                f"conversation = ? AND audience_id IN ({_placeholders(visible)}) "
+                "ORDER BY position DESC LIMIT ?",
+                (namespace, conversation, *visible, limit),
             ).fetchall()
             return [self._episode(row) for row in reversed(rows)]
 
@@ -402,11 +436,14 @@ class SQLiteStore:
 
     # -- search -------------------------------------------------------------------------
 
+    def _index(self) -> VectorIndex:
+        if self._vectors is None:
+            raise StoreError("bind_embedder must be called before storing or searching")
+        return self._vectors
+
     def _sync(self) -> VectorIndex:
         """Apply the change log to the vector index (writes of any process)."""
-        if self._vectors is None:
-            raise StoreError("bind_embedder must be called before vector search")
-        index = self._vectors
+        index = self._index()
         with self._lock:
             changes = self._db.execute(
                 "SELECT l.seq, l.namespace, l.episode_id, l.op, e.audience_id, e.embedding "

@@ -1,0 +1,154 @@
+"""The `kuzya` command through typer's CLI runner, on a real store file and the real embedder."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kuzya.cli.app import app
+from kuzya.errors import InvalidInput
+
+runner = CliRunner()
+
+
+def invoke(*args: str) -> str:
+    result = runner.invoke(app, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_remember_then_recall_json(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    out = invoke(
+        "remember", "I'm allergic to peanuts", "-s", "mika", "-p", "mika,waiter", "--db", db
+    )
+    assert "remembered #1" in out and "mika, waiter" in out
+    invoke("remember", "The weather was rainy", "-s", "jun", "-p", "jun", "--db", db)
+    items = json.loads(
+        invoke("recall", "what is Mika allergic to?", "-p", "mika,waiter", "--json", "--db", db)
+    )
+    assert items[0]["text"] == "I'm allergic to peanuts"
+    assert items[0]["sources"] == [1]
+    assert all(item["speaker"] != "jun" for item in items)  # jun's DM is not visible
+
+
+def test_privacy_in_group_recall(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    invoke(
+        "remember",
+        "Secret: I am interviewing at the bakery",
+        "-s",
+        "mika",
+        "-p",
+        "mika,waiter",
+        "--db",
+        db,
+    )
+    invoke(
+        "remember",
+        "We passed the sushi course",
+        "-s",
+        "jun",
+        "-p",
+        "mika,jun,waiter",
+        "-c",
+        "group",
+        "--db",
+        db,
+    )
+    items = json.loads(
+        invoke(
+            "recall", "where is Mika interviewing?", "-p", "mika,jun,waiter", "--json", "--db", db
+        )
+    )
+    assert [item["text"] for item in items] == ["We passed the sushi course"]
+
+
+def test_import_jsonl_stats_history_forget(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    chat = tmp_path / "chat.jsonl"
+    chat.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "text": f"message number {i} about ramen",
+                    "speaker": "ana",
+                    "participants": ["ana", "bot"],
+                    "time": f"2026-01-0{i + 1}T10:00:00",
+                }
+            )
+            for i in range(3)
+        ),
+        encoding="utf-8",
+    )
+    invoke("import", str(chat), "--db", db)
+    assert re.search(r"episodes\W+3\b", invoke("stats", "--db", db))
+    invoke("forget", "2", "--db", db)
+    history = invoke("history", "2", "--db", db)
+    assert "ADD" in history and "DELETE" in history and "ramen" not in history
+    assert re.search(r"episodes\W+2\b", invoke("stats", "--db", db))
+
+
+def test_bad_input_is_refused(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    with pytest.raises(InvalidInput):
+        runner.invoke(app, ["remember", "   ", "-s", "ana", "--db", db], catch_exceptions=False)
+
+
+def test_demo_runs_offline_and_shows_privacy() -> None:
+    out = invoke("demo")
+    assert "13 messages" in out
+    assert "peanuts" in out
+    assert "jun is present" in out
+
+
+def test_eval_scenarios_recall_mode(tmp_path: Path) -> None:
+    scenario = {
+        "name": "t-name",
+        "sessions": [
+            {
+                "id": "s1",
+                "time": "2026-03-01T10:00:00",
+                "participants": ["u"],
+                "messages": [{"speaker": "u", "text": "My name is Alice."}],
+            },
+            {
+                "id": "s2",
+                "time": "2026-03-02T10:00:00",
+                "participants": ["u", "v"],
+                "messages": [{"speaker": "v", "text": "I have a cat named Tom."}],
+            },
+        ],
+        "probes": [
+            {
+                "after": "s2",
+                "time": "2026-03-03T10:00:00",
+                "participants": ["u"],
+                "speaker": "u",
+                "question": "What is my name?",
+                "expect_any": ["Alice"],
+            },
+            {
+                "after": "s2",
+                "time": "2026-03-03T10:00:00",
+                "participants": ["v"],
+                "speaker": "v",
+                "question": "What is u's name?",
+                "expect_any": [],
+                "expect_none": ["Alice"],
+                "strict_recall": True,
+            },
+        ],
+    }
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(scenario), encoding="utf-8")
+    out_json = tmp_path / "out.json"
+    invoke("eval", "scenarios", str(tmp_path), "--mode", "recall", "--json", str(out_json))
+    result = json.loads(out_json.read_text(encoding="utf-8"))
+    assert result["total"] == 2 and result["passed"] == 2 and result["accuracy"] == 1.0
+    assert "Alice" in result["probes"][0]["checked"]
+    assert "Alice" not in result["probes"][1]["checked"]

@@ -1,0 +1,634 @@
+"""Contract suite for the store port: the same cases for every adapter.
+
+Only the methods of the protocols in `kuzya.store.base` are used (plus the backend
+factory of conftest to reopen the same data), so a new adapter passes by adding it to
+`STORE_BACKENDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import numpy as np
+import pytest
+
+from kuzya.errors import InvalidInput, KuzyaError, NotFound
+from kuzya.model import Attachment, Episode, Message
+from kuzya.store.base import NewEpisode, Store
+from kuzya.testing import HashEmbedder
+from kuzya.text import terms
+
+NS = "ns-contract"
+OTHER_NS = "ns-other"
+T0 = datetime(2024, 5, 17, 9, 30, tzinfo=UTC)
+
+
+def new(
+    embedder: HashEmbedder,
+    text: str,
+    *,
+    speaker: str = "alice",
+    conversation: str = "c1",
+    participants: Sequence[str] | None = None,
+    time: datetime | None = None,
+    attachments: Sequence[Attachment] = (),
+    metadata: dict[str, Any] | None = None,
+) -> NewEpisode:
+    audience = tuple(dict.fromkeys((*(participants or ()), speaker)))
+    message = Message(
+        text=text,
+        speaker=speaker,
+        conversation=conversation,
+        participants=audience,
+        time=time or T0,
+        attachments=tuple(attachments),
+        metadata=dict(metadata or {}),
+    )
+    content = message.content
+    return NewEpisode(message, embedder.embed([content])[0], " ".join(terms(content)))
+
+
+def add(
+    store: Store, embedder: HashEmbedder, *texts: str, ns: str = NS, **kw: Any
+) -> list[Episode]:
+    return store.add_episodes(ns, [new(embedder, t, **kw) for t in texts])
+
+
+def ids_of(hits: Sequence[tuple[int, float]]) -> list[int]:
+    return [item for item, _ in hits]
+
+
+def query_terms(text: str) -> list[str]:
+    return terms(text)
+
+
+# -- writing and ids --------------------------------------------------------------------------
+
+
+def test_ids_are_assigned_in_batch_order_and_increase(store, store_embedder):
+    first = add(store, store_embedder, "one apple", "two pears", "three plums")
+    second = add(store, store_embedder, "four figs")
+    ids = [e.id for e in first + second]
+    assert all(isinstance(i, int) and i > 0 for i in ids)
+    assert ids == sorted(ids) and len(set(ids)) == 4
+    assert [e.text for e in first] == ["one apple", "two pears", "three plums"]
+    assert [store.get_episode(NS, i).text for i in ids] == [
+        "one apple",
+        "two pears",
+        "three plums",
+        "four figs",
+    ]
+
+
+def test_empty_batch_stores_nothing(store):
+    assert store.add_episodes(NS, []) == []
+    assert store.stats(NS)["episodes"] == 0
+    assert store.list_episodes(NS) == []
+
+
+def test_round_trip_of_every_field(store, store_embedder):
+    lisbon = timezone(timedelta(hours=1))
+    said = datetime(2024, 3, 9, 18, 5, 7, 123456, tzinfo=lisbon)
+    attachments = (
+        Attachment("image", "a red bicycle leaning on a wall", "https://example.invalid/b.jpg"),
+        Attachment("file", "receipt for the bike, 900 EUR"),
+    )
+    metadata = {
+        "turn": "D1:5",
+        "nested": {"list": [1, 2.5, None, True], "ключ": "значение"},
+        "emoji": "🚲",
+    }
+    before = datetime.now(UTC) - timedelta(seconds=1)
+    [stored] = store.add_episodes(
+        NS,
+        [
+            new(
+                store_embedder,
+                "Купил велосипед 🚲 — finally!",
+                speaker="ana",
+                conversation="shop-talk",
+                participants=["ana", "bruno"],
+                time=said,
+                attachments=attachments,
+                metadata=metadata,
+            )
+        ],
+    )
+    after = datetime.now(UTC) + timedelta(seconds=1)
+    for episode in (
+        stored,
+        store.get_episode(NS, stored.id),
+        store.list_episodes(NS)[0],
+        store.fetch(NS, [stored.id], ["ana"])[0],
+    ):
+        assert episode.id == stored.id
+        assert episode.namespace == NS
+        assert episode.conversation == "shop-talk"
+        assert episode.position == 0
+        assert episode.speaker == "ana"
+        assert episode.text == "Купил велосипед 🚲 — finally!"
+        assert episode.attachments == attachments
+        assert episode.metadata == metadata
+        assert episode.audience == frozenset({"ana", "bruno"})
+        assert episode.said_at == said
+        assert episode.said_at.utcoffset() == timedelta(0)
+        assert episode.stored_at.utcoffset() == timedelta(0)
+        assert before <= episode.stored_at <= after
+        assert episode.updated_at is None
+        assert "[shared image: a red bicycle leaning on a wall]" in episode.content
+        assert "[shared file: receipt for the bike, 900 EUR]" in episode.content
+
+
+def test_position_increases_within_each_conversation(store, store_embedder):
+    add(store, store_embedder, "c1 first", "c1 second", conversation="c1")
+    add(store, store_embedder, "c2 first", conversation="c2")
+    add(store, store_embedder, "c1 third", conversation="c1")
+    c1 = store.list_episodes(NS, conversation="c1")
+    c2 = store.list_episodes(NS, conversation="c2")
+    assert [(e.text, e.position) for e in c1] == [
+        ("c1 first", 0),
+        ("c1 second", 1),
+        ("c1 third", 2),
+    ]
+    assert [(e.text, e.position) for e in c2] == [("c2 first", 0)]
+
+
+def test_add_is_all_or_nothing_when_a_vector_has_the_wrong_dimension(store, store_embedder):
+    good = new(store_embedder, "a perfectly fine message")
+    wrong = new(store_embedder, "a message with a broken vector")
+    short = np.ones(store_embedder.dim // 2, dtype=np.float32)
+    wrong = NewEpisode(wrong.message, short, wrong.terms)
+    with pytest.raises(KuzyaError):
+        store.add_episodes(NS, [good, wrong])
+    assert store.stats(NS)["episodes"] == 0
+    assert store.list_episodes(NS) == []
+    # the store is still usable afterwards
+    [ok] = add(store, store_embedder, "after the failure")
+    vector = store_embedder.embed(["after the failure"])[0]
+    assert ids_of(store.dense_search(NS, vector, ["alice"], 5)) == [ok.id]
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def test_unknown_ids_raise_not_found(store, store_embedder):
+    [known] = add(store, store_embedder, "something")
+    missing = known.id + 1000
+    with pytest.raises(NotFound):
+        store.get_episode(NS, missing)
+    with pytest.raises(NotFound):
+        store.update_episode(NS, missing, new(store_embedder, "x"), None)
+    with pytest.raises(NotFound):
+        store.delete_episode(NS, missing, None)
+    with pytest.raises(NotFound):
+        store.history(NS, missing)
+    assert store.fetch(NS, [missing], ["alice"]) == []
+    assert store.vector_of(NS, [missing]) == {}
+
+
+def test_ids_from_another_namespace_are_not_found(store, store_embedder):
+    [theirs] = add(store, store_embedder, "the vault code is 4512", ns=OTHER_NS)
+    with pytest.raises(NotFound):
+        store.get_episode(NS, theirs.id)
+    with pytest.raises(NotFound):
+        store.update_episode(NS, theirs.id, new(store_embedder, "overwritten"), "mallory")
+    with pytest.raises(NotFound):
+        store.delete_episode(NS, theirs.id, "mallory")
+    with pytest.raises(NotFound):
+        store.history(NS, theirs.id)
+    vector = store_embedder.embed(["the vault code is 4512"])[0]
+    assert store.list_episodes(NS) == []
+    assert store.list_episodes(NS, participants=["alice"]) == []
+    assert store.fetch(NS, [theirs.id], ["alice"]) == []
+    assert store.vector_of(NS, [theirs.id]) == {}
+    assert store.dense_search(NS, vector, ["alice"], 10) == []
+    assert store.text_search(NS, query_terms("vault code 4512"), ["alice"], 10) == []
+    assert store.recent_search(NS, ["alice"], 10) == []
+    assert store.stats(NS)["episodes"] == 0
+    # the failed attempts changed nothing in the owner's namespace
+    kept = store.get_episode(OTHER_NS, theirs.id)
+    assert kept.text == "the vault code is 4512"
+    assert [h.event for h in store.history(OTHER_NS, theirs.id)] == ["ADD"]
+    assert ids_of(store.dense_search(OTHER_NS, vector, ["alice"], 10)) == [theirs.id]
+
+
+def test_list_episodes_orders_by_time_and_filters(store, store_embedder):
+    late = add(store, store_embedder, "late", time=T0 + timedelta(hours=2))[0]
+    early = add(store, store_embedder, "early", time=T0)[0]
+    group = add(
+        store,
+        store_embedder,
+        "group",
+        conversation="g",
+        participants=["alice", "bob"],
+        time=T0 + timedelta(hours=1),
+    )[0]
+    assert [e.id for e in store.list_episodes(NS)] == [early.id, group.id, late.id]
+    assert [e.id for e in store.list_episodes(NS, participants=["bob"])] == [group.id]
+    assert [e.id for e in store.list_episodes(NS, participants=["alice", "bob"])] == [group.id]
+    assert [e.id for e in store.list_episodes(NS, conversation="g")] == [group.id]
+    assert [e.id for e in store.list_episodes(NS, limit=2)] == [early.id, group.id]
+    assert [e.id for e in store.list_episodes(NS, limit=2, offset=2)] == [late.id]
+    assert store.list_episodes(NS, participants=["carol"]) == []
+
+
+def test_recent_turns_are_the_last_ones_oldest_first(store, store_embedder):
+    for i in range(5):
+        add(store, store_embedder, f"c1 turn {i}", conversation="c1")
+        add(store, store_embedder, f"c2 turn {i}", conversation="c2")
+    last3 = store.recent_turns(NS, "c1", ["alice"], 3)
+    assert [e.text for e in last3] == ["c1 turn 2", "c1 turn 3", "c1 turn 4"]
+    assert [e.position for e in last3] == [2, 3, 4]
+    everything = store.recent_turns(NS, "c1", ["alice"], 50)
+    assert [e.text for e in everything] == [f"c1 turn {i}" for i in range(5)]
+    assert store.recent_turns(NS, "nope", ["alice"], 3) == []
+    assert store.recent_turns(OTHER_NS, "c1", ["alice"], 3) == []
+
+
+def test_recent_turns_obey_the_privacy_rule(store, store_embedder):
+    add(store, store_embedder, "said to all", conversation="c1", participants=["alice", "bob"])
+    add(store, store_embedder, "a private aside", conversation="c1", participants=["alice"])
+    assert [e.text for e in store.recent_turns(NS, "c1", ["alice"], 5)] == [
+        "said to all",
+        "a private aside",
+    ]
+    assert [e.text for e in store.recent_turns(NS, "c1", ["bob"], 5)] == ["said to all"]
+    assert store.recent_turns(NS, "c1", ["carol"], 5) == []
+
+
+def test_stats_count_this_namespace_only(store, store_embedder):
+    add(store, store_embedder, "a", "b", conversation="c1", time=T0)
+    add(
+        store,
+        store_embedder,
+        "c",
+        conversation="c2",
+        participants=["alice", "bob"],
+        time=T0 + timedelta(days=1),
+    )
+    add(store, store_embedder, "elsewhere", ns=OTHER_NS, speaker="zed")
+    stats = store.stats(NS)
+    assert stats["episodes"] == 3
+    assert stats["conversations"] == 2
+    assert stats["participants"] == 2
+    assert datetime.fromisoformat(stats["first"]) == T0
+    assert datetime.fromisoformat(stats["last"]) == T0 + timedelta(days=1)
+    assert stats["embedder"] == store_embedder.name
+    assert store.stats(OTHER_NS)["episodes"] == 1
+
+
+# -- update, delete, history ----------------------------------------------------------------------
+
+
+def test_update_keeps_history_and_reindexes(store, store_embedder):
+    [original] = add(
+        store,
+        store_embedder,
+        "I adopted a cat named Whiskers",
+        participants=["alice", "bob"],
+        conversation="pets",
+    )
+    [other] = add(
+        store,
+        store_embedder,
+        "bob likes cats too",
+        speaker="bob",
+        participants=["alice", "bob"],
+        conversation="pets",
+    )
+    updated = store.update_episode(
+        NS,
+        original.id,
+        new(
+            store_embedder,
+            "I adopted a parrot named Kesha",
+            participants=["alice", "bob"],
+            conversation="pets",
+        ),
+        "alice",
+    )
+    assert updated.id == original.id
+    assert updated.text == "I adopted a parrot named Kesha"
+    assert store.get_episode(NS, original.id).text == "I adopted a parrot named Kesha"
+    assert updated.position == original.position
+    assert updated.audience == original.audience
+    assert updated.said_at == original.said_at
+    assert updated.updated_at is not None and updated.updated_at >= original.stored_at
+
+    history = store.history(NS, original.id)
+    assert [h.event for h in history] == ["ADD", "UPDATE"]
+    assert history[0].new_text == "I adopted a cat named Whiskers"
+    assert history[1].old_text == "I adopted a cat named Whiskers"
+    assert history[1].new_text == "I adopted a parrot named Kesha"
+    assert history[1].actor == "alice"
+    assert all(h.memory_id == original.id for h in history)
+    assert all(h.at.utcoffset() == timedelta(0) for h in history)
+
+    assert ids_of(store.text_search(NS, query_terms("parrot Kesha"), ["alice"], 10)) == [
+        original.id
+    ]
+    assert store.text_search(NS, query_terms("Whiskers"), ["alice"], 10) == []
+    assert original.id not in ids_of(store.text_search(NS, query_terms("cat"), ["alice"], 10))
+    assert other.id in ids_of(store.text_search(NS, query_terms("cats"), ["alice"], 10))
+
+    new_vector = store_embedder.embed(["I adopted a parrot named Kesha"])[0]
+    hits = store.dense_search(NS, new_vector, ["alice"], 5)
+    assert hits[0][0] == original.id and hits[0][1] == pytest.approx(1.0, abs=1e-5)
+    assert np.allclose(store.vector_of(NS, [original.id])[original.id], new_vector, atol=1e-6)
+
+
+def test_delete_removes_everywhere_and_scrubs_history(store, store_embedder):
+    [doomed] = add(store, store_embedder, "my password is hunter2 zebra")
+    [kept] = add(store, store_embedder, "the zebra at the zoo was asleep")
+    store.update_episode(
+        NS, doomed.id, new(store_embedder, "my password is hunter3 zebra"), "alice"
+    )
+    vector = store_embedder.embed(["my password is hunter3 zebra"])[0]
+    store.delete_episode(NS, doomed.id, "alice")
+
+    with pytest.raises(NotFound):
+        store.get_episode(NS, doomed.id)
+    assert [e.id for e in store.list_episodes(NS)] == [kept.id]
+    assert doomed.id not in ids_of(store.dense_search(NS, vector, ["alice"], 10))
+    assert store.text_search(NS, query_terms("password hunter2 hunter3"), ["alice"], 10) == []
+    assert ids_of(store.text_search(NS, query_terms("zebra"), ["alice"], 10)) == [kept.id]
+    assert ids_of(store.recent_search(NS, ["alice"], 10)) == [kept.id]
+    assert store.fetch(NS, [doomed.id, kept.id], ["alice"])[0].id == kept.id
+    assert len(store.fetch(NS, [doomed.id, kept.id], ["alice"])) == 1
+    assert store.vector_of(NS, [doomed.id]) == {}
+
+    history = store.history(NS, doomed.id)
+    assert [h.event for h in history] == ["ADD", "UPDATE", "DELETE"]
+    assert history[-1].actor == "alice"
+    for event in history:
+        assert event.old_text is None and event.new_text is None
+    assert store.stats(NS)["episodes"] == 1
+
+    with pytest.raises(NotFound):
+        store.delete_episode(NS, doomed.id, None)
+    with pytest.raises(NotFound):
+        store.update_episode(NS, doomed.id, new(store_embedder, "resurrected"), None)
+    assert store.get_episode(NS, kept.id).text == "the zebra at the zoo was asleep"
+
+
+def test_a_new_memory_never_inherits_the_id_or_history_of_a_deleted_one(store, store_embedder):
+    """An id names one memory forever: after deleting the newest memory, the next one
+    must get a fresh id, and its history must hold only its own ADD event."""
+    [first] = add(store, store_embedder, "first note")
+    [second] = add(store, store_embedder, "second note")
+    store.delete_episode(NS, second.id, "alice")
+    [third] = add(store, store_embedder, "third note")
+    assert third.id not in (first.id, second.id)
+    assert [h.event for h in store.history(NS, third.id)] == ["ADD"]
+    assert [h.event for h in store.history(NS, second.id)] == ["ADD", "DELETE"]
+    with pytest.raises(NotFound):
+        store.get_episode(NS, second.id)
+
+
+# -- search -------------------------------------------------------------------------------------
+
+
+def test_dense_search_ranks_the_exact_vector_first(store, store_embedder):
+    texts = ["green tea in the morning", "black coffee at night", "a walk in the park"]
+    episodes = add(store, store_embedder, *texts)
+    for episode, text in zip(episodes, texts, strict=True):
+        hits = store.dense_search(NS, store_embedder.embed([text])[0], ["alice"], 3)
+        assert hits[0][0] == episode.id
+        assert hits[0][1] == pytest.approx(1.0, abs=1e-5)
+        scores = [s for _, s in hits]
+        assert scores == sorted(scores, reverse=True)
+    assert len(store.dense_search(NS, store_embedder.embed(["tea"])[0], ["alice"], 2)) == 2
+
+
+def test_text_search_stems_russian(store, store_embedder):
+    [dog] = add(store, store_embedder, "У меня есть собака по кличке Шарик")
+    add(store, store_embedder, "Мы купили новый диван")
+    assert ids_of(store.text_search(NS, query_terms("собаку"), ["alice"], 10)) == [dog.id]
+    assert ids_of(store.text_search(NS, query_terms("собаки"), ["alice"], 10)) == [dog.id]
+    assert store.text_search(NS, query_terms("кошка"), ["alice"], 10) == []
+
+
+def test_text_search_stems_english(store, store_embedder):
+    [runner] = add(store, store_embedder, "Maria runs five kilometres every morning")
+    add(store, store_embedder, "Maria cooks pasta on Sundays")
+    assert ids_of(store.text_search(NS, query_terms("running"), ["alice"], 10)) == [runner.id]
+    assert ids_of(store.text_search(NS, query_terms("kilometre"), ["alice"], 10)) == [runner.id]
+    assert store.text_search(NS, [], ["alice"], 10) == []
+
+
+def test_text_search_ranks_more_matching_terms_higher(store, store_embedder):
+    one = add(store, store_embedder, "the bike is red")[0]
+    both = add(store, store_embedder, "the bike shop gave a discount on the red bike")[0]
+    hits = store.text_search(NS, query_terms("bike shop discount"), ["alice"], 10)
+    assert ids_of(hits)[0] == both.id
+    assert one.id in ids_of(hits)
+
+
+def test_text_search_quotes_query_syntax(store, store_embedder):
+    [episode] = add(store, store_embedder, "NEAR the OR gate AND the NOT gate")
+    for odd in (['"'], ["*"], ["near", "or", "and", "not"], ["x' OR '1'='1"], ["(", ")"]):
+        hits = store.text_search(NS, odd, ["alice"], 10)  # must not raise a syntax error
+        assert set(ids_of(hits)) <= {episode.id}
+    assert ids_of(store.text_search(NS, ["gate"], ["alice"], 10)) == [episode.id]
+
+
+def test_recent_search_orders_by_time_said(store, store_embedder):
+    middle = add(store, store_embedder, "middle", time=T0 + timedelta(days=1))[0]
+    newest = add(store, store_embedder, "newest", time=T0 + timedelta(days=2))[0]
+    oldest = add(store, store_embedder, "oldest", time=T0)[0]
+    assert ids_of(store.recent_search(NS, ["alice"], 10)) == [newest.id, middle.id, oldest.id]
+    assert ids_of(store.recent_search(NS, ["alice"], 2)) == [newest.id, middle.id]
+
+
+def test_fetch_keeps_the_requested_order_and_drops_invisible(store, store_embedder):
+    a, b = add(store, store_embedder, "alpha", "beta")
+    [private] = add(store, store_embedder, "bob only", speaker="bob")
+    fetched = store.fetch(NS, [b.id, private.id, a.id], ["alice"])
+    assert [e.id for e in fetched] == [b.id, a.id]
+    assert store.fetch(NS, [], ["alice"]) == []
+
+
+def test_vector_of_returns_stored_unit_vectors(store, store_embedder):
+    a, b = add(store, store_embedder, "alpha beta", "gamma delta")
+    vectors = store.vector_of(NS, [a.id, b.id])
+    assert set(vectors) == {a.id, b.id}
+    assert np.allclose(vectors[a.id], store_embedder.embed(["alpha beta"])[0], atol=1e-6)
+    assert vectors[a.id].dtype == np.float32
+    assert float(np.linalg.norm(vectors[b.id])) == pytest.approx(1.0, abs=1e-5)
+
+
+# -- privacy in every search channel -----------------------------------------------------------
+
+ALICE_BOB = ["alice", "bob"]
+
+
+@pytest.fixture
+def audiences(store, store_embedder):
+    """One memory per audience, all sharing the word 'secret' and the same time."""
+    made = {}
+    for key, speaker, participants in (
+        ("alice", "alice", ["alice"]),
+        ("alice+bob", "alice", ALICE_BOB),
+        ("alice+bob+carol", "carol", ["alice", "bob", "carol"]),
+        ("bob", "bob", ["bob"]),
+    ):
+        [episode] = add(
+            store,
+            store_embedder,
+            f"secret plan of {key}",
+            speaker=speaker,
+            participants=participants,
+            conversation=key,
+        )
+        made[key] = episode.id
+    return made
+
+
+VISIBLE = [
+    (["alice"], {"alice", "alice+bob", "alice+bob+carol"}),
+    (["bob"], {"bob", "alice+bob", "alice+bob+carol"}),
+    (["alice", "bob"], {"alice+bob", "alice+bob+carol"}),
+    (["carol"], {"alice+bob+carol"}),
+    (["alice", "bob", "carol"], {"alice+bob+carol"}),
+    (["alice", "dave"], set()),
+    (["dave"], set()),
+]
+
+
+@pytest.mark.parametrize(("present", "expected"), VISIBLE)
+@pytest.mark.parametrize("channel", ["dense", "text", "recent", "fetch", "list"])
+def test_every_channel_applies_the_privacy_rule(
+    store, store_embedder, audiences, channel, present, expected
+):
+    if channel == "dense":
+        vector = store_embedder.embed(["secret plan"])[0]
+        found = ids_of(store.dense_search(NS, vector, present, 50))
+    elif channel == "text":
+        found = ids_of(store.text_search(NS, query_terms("secret plan"), present, 50))
+    elif channel == "recent":
+        found = ids_of(store.recent_search(NS, present, 50))
+    elif channel == "fetch":
+        found = [e.id for e in store.fetch(NS, list(audiences.values()), present)]
+    else:
+        found = [e.id for e in store.list_episodes(NS, participants=present)]
+    assert sorted(found) == sorted(audiences[key] for key in expected)
+
+
+def test_search_without_participants_is_refused(store, store_embedder, audiences):
+    vector = store_embedder.embed(["secret"])[0]
+    for call in (
+        lambda: store.dense_search(NS, vector, [], 10),
+        lambda: store.text_search(NS, ["secret"], [], 10),
+        lambda: store.recent_search(NS, [], 10),
+        lambda: store.fetch(NS, list(audiences.values()), []),
+    ):
+        with pytest.raises(InvalidInput):
+            call()
+
+
+# -- embedder binding and reopening ------------------------------------------------------------
+
+
+def test_bind_embedder_refuses_a_different_embedder(store, store_backend, store_embedder):
+    assert store.embedder_name == store_embedder.name
+    store.bind_embedder(store_embedder.name, store_embedder.dim)  # same again: fine
+    with pytest.raises(InvalidInput):
+        store.bind_embedder("some-other-model", store_embedder.dim)
+    with pytest.raises(InvalidInput):
+        store.bind_embedder(store_embedder.name, store_embedder.dim + 1)
+    add(store, store_embedder, "still works")
+    store.close()
+    reopened = store_backend.open()
+    try:
+        with pytest.raises(InvalidInput):
+            reopened.bind_embedder("some-other-model", 384)
+        assert reopened.embedder_name == store_embedder.name
+    finally:
+        reopened.close()
+
+
+def test_reopening_keeps_everything(store, store_backend, store_embedder):
+    texts = [
+        f"note {i}: {word} and more {word}"
+        for i, word in enumerate(["apple", "banana", "cherry", "damson", "elderberry"])
+    ]
+    episodes = add(store, store_embedder, *texts, participants=ALICE_BOB)
+    [private] = add(store, store_embedder, "alice alone with a fig", conversation="dm")
+    store.update_episode(
+        NS, episodes[1].id, new(store_embedder, "note 1: blueberry", participants=ALICE_BOB), "bob"
+    )
+    store.delete_episode(NS, episodes[2].id, "alice")
+    query = store_embedder.embed(["note 3: damson and more damson"])[0]
+
+    def snapshot(s: Store) -> tuple[Any, ...]:
+        return (
+            s.list_episodes(NS),
+            [s.history(NS, e.id) for e in episodes],
+            s.dense_search(NS, query, ALICE_BOB, 10),
+            s.dense_search(NS, query, ["alice"], 10),
+            s.text_search(NS, query_terms("blueberry fig damson"), ["alice"], 10),
+            s.recent_search(NS, ["alice"], 10),
+            s.recent_turns(NS, "c1", ["alice"], 10),
+            {k: v for k, v in s.stats(NS).items() if k != "bytes"},
+        )
+
+    before = snapshot(store)
+    store.close()
+    reopened = store_backend.open()
+    try:
+        reopened.bind_embedder(store_embedder.name, store_embedder.dim)
+        after = snapshot(reopened)
+        assert after[0] == before[0]
+        assert after[1] == before[1]
+        assert ids_of(after[2]) == ids_of(before[2])
+        assert [s for _, s in after[2]] == pytest.approx([s for _, s in before[2]], abs=1e-6)
+        assert ids_of(after[3]) == ids_of(before[3])
+        assert after[2][0][0] == episodes[3].id
+        assert private.id in ids_of(after[3]) and private.id not in ids_of(after[2])
+        assert after[4:] == before[4:]
+        assert len(after[0]) == 5
+        assert reopened.get_episode(NS, episodes[1].id).text == "note 1: blueberry"
+        # the reopened store keeps assigning fresh ids
+        [later] = add(reopened, store_embedder, "after reopening")
+        assert later.id > max(e.id for e in [*episodes, private])
+    finally:
+        reopened.close()
+
+
+def test_privacy_holds_when_a_participant_has_many_audiences(store, store_embedder):
+    """Someone in a hundred different groups: every channel still returns exactly the
+    memories visible to the participants present (adapters may switch strategy when
+    the visible audiences are many)."""
+    groups = {}
+    for i in range(100):
+        [episode] = add(
+            store,
+            store_embedder,
+            f"lantern festival note {i}",
+            conversation=f"g{i}",
+            participants=["alice", f"user{i}"],
+        )
+        groups[i] = episode.id
+    [bobs] = add(store, store_embedder, "lantern festival secret", speaker="bob")
+    [elsewhere] = add(store, store_embedder, "lantern festival elsewhere", ns=OTHER_NS)
+    vector = store_embedder.embed(["lantern festival"])[0]
+    everything = set(groups.values())
+
+    def channels(present: list[str]) -> list[set[int]]:
+        return [
+            set(ids_of(store.text_search(NS, query_terms("lantern festival"), present, 500))),
+            set(ids_of(store.dense_search(NS, vector, present, 500))),
+            set(ids_of(store.recent_search(NS, present, 500))),
+            {e.id for e in store.fetch(NS, [*everything, bobs.id, elsewhere.id], present)},
+            {e.id for e in store.list_episodes(NS, participants=present, limit=500)},
+        ]
+
+    assert channels(["alice"]) == [everything] * 5
+    assert channels(["alice", "user7"]) == [{groups[7]}] * 5
+    assert channels(["bob"]) == [{bobs.id}] * 5
+    assert channels(["alice", "bob"]) == [set()] * 5
+    assert ids_of(store.text_search(OTHER_NS, query_terms("lantern"), ["alice"], 500)) == [
+        elsewhere.id
+    ]
