@@ -106,7 +106,10 @@ def scale(
     console.print(
         f"{result['episodes']} episodes: import {result['import_msgs_per_s']} messages/s; "
         f"recall p50 {result['latency_ms']['p50']} ms, p95 {result['latency_ms']['p95']} ms "
-        f"(max {result['latency_ms']['max']}); reopen + first recall "
+        f"(max {result['latency_ms']['max']}); when every memory is visible p50 "
+        f"{result['latency_all_visible_ms']['p50']} ms, "
+        f"p95 {result['latency_all_visible_ms']['p95']}"
+        f" ms; reopen + first recall "
         f"{result['reopen_first_recall_s']} s"
     )
     _write(json_out, result)

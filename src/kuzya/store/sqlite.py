@@ -35,7 +35,8 @@ _EPISODE_COLUMNS = (
 # cost the most, so they are dropped first (bounds latency on large stores).
 _MAX_POSTINGS = 6_000
 # Up to this many visible audiences, the full-text query itself is restricted to them
-# through scope tokens; past it, to the namespace, with a join on the audience.
+# through scope tokens; past it, to the namespace (with a join on the audience unless
+# every audience of the namespace is visible).
 _MAX_SCOPE_TOKENS = 64
 
 
@@ -481,12 +482,19 @@ class SQLiteStore:
             if not kept:
                 return []
             match = "terms : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in kept) + ")"
-            if len(visible) <= _MAX_SCOPE_TOKENS:
-                scope = " OR ".join(f"a{audience}" for audience in visible)
+            everything = len(visible) == self._db.execute(
+                "SELECT COUNT(*) FROM audiences WHERE namespace = ?", (namespace,)
+            ).fetchone()[0]
+            if everything or len(visible) <= _MAX_SCOPE_TOKENS:
+                scope = (
+                    _namespace_token(namespace)
+                    if everything
+                    else "(" + " OR ".join(f"a{audience}" for audience in visible) + ")"
+                )
                 rows = self._db.execute(
                     "SELECT rowid, -bm25(episodes_fts, 1.0, 0.0) AS score FROM episodes_fts "
                     "WHERE episodes_fts MATCH ? ORDER BY score DESC LIMIT ?",
-                    (f"{match} AND scope : ({scope})", k),
+                    (f"{match} AND scope : {scope}", k),
                 ).fetchall()
             else:
                 rows = self._db.execute(
