@@ -32,7 +32,8 @@ class RecallSettings:
     recent_weight: float = 0.1
     neighbour_weight: float = 0.6  # share of a neighbouring turn's score a turn inherits
     neighbour_span: int = 2  # turns on each side that pass relevance on (halving per step)
-    speaker_boost: float = 0.3  # query names the speaker of the turn
+    context_of: int = 10  # best candidates whose neighbouring turns become candidates too
+    speaker_boost: float = 0.45  # the query names the speaker of the turn
     duplicate_cosine: float = 0.97
     working_turns: int = 6  # working-memory window of the conversation
 
@@ -144,6 +145,12 @@ def run(
     scores = fuse(dense, text, recent, settings)
     episodes = {e.id: e for e in store.fetch(namespace, list(scores), participants)}
     scores = {item: s for item, s in scores.items() if item in episodes}
+    best = sorted(scores, key=lambda i: -scores[i])[: settings.context_of]
+    for turn in store.neighbours(
+        namespace, [episodes[i] for i in best], settings.neighbour_span, participants
+    ):
+        episodes.setdefault(turn.id, turn)
+        scores.setdefault(turn.id, 0.0)
     scores = _with_neighbours(scores, episodes, settings.neighbour_weight, settings.neighbour_span)
     for item, episode in episodes.items():
         if episode.speaker.lower() in query.names:

@@ -91,7 +91,7 @@ def attachments(values: object) -> tuple[Attachment, ...]:
             Attachment(
                 kind=name(value.get("kind", "image"), "attachment kind"),
                 caption=text(value["caption"], "attachment caption"),
-                url=None if url is None else text(url, "attachment url", 4096),
+                url=None if url is None else text(url, "attachment url"),
             )
         )
     return tuple(checked)

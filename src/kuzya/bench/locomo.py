@@ -1,5 +1,9 @@
 """LoCoMo evidence recall within a word budget, with a BM25-over-turns baseline.
 
+The baseline ranks single turns ("speaker: text [image caption]", the same text Kuzya
+shows) with Okapi BM25 (k1 1.5, b 0.75) on stemmed, stop-word-free terms, and packs them
+under the same budget.
+
 Each conversation is imported into a fresh store (turns only: text, speaker, session
 time, image caption). For every question of categories 1-4 the question is recalled
 with "now" a day after the last session; a question scores the fraction of its
@@ -24,7 +28,7 @@ from kuzya.importers import LocomoConversation, read_locomo
 from kuzya.memory import Memory
 from kuzya.model import Recall
 from kuzya.recall import RecallSettings
-from kuzya.text import tokens
+from kuzya.text import terms
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 
@@ -86,13 +90,14 @@ def _turns(recall: Recall, turn_of: dict[int, str]) -> list[str]:
 
 def _bm25_baseline(conv: LocomoConversation, budget_words: int, tally: Tally) -> None:
     documents = [f"{m.speaker}: {m.content}" for m in conv.messages]
-    index = BM25Okapi([tokens(doc) for doc in documents])
+    # Okapi BM25 over the same stems and stop words as Kuzya's own full-text index.
+    index = BM25Okapi([terms(doc) or ["-"] for doc in documents])
     lengths = [len(doc.split()) for doc in documents]
     for question in conv.questions:
         category = CATEGORIES.get(question.category)
         if category is None or not question.evidence:
             continue
-        scores = index.get_scores(tokens(question.text))
+        scores = index.get_scores(terms(question.text))
         order = sorted(range(len(documents)), key=lambda i: -scores[i])
         ranked = [(conv.turn_ids[i], lengths[i]) for i in order]
         kept, words = _budget_prefix(ranked, budget_words)

@@ -482,9 +482,12 @@ class SQLiteStore:
             if not kept:
                 return []
             match = "terms : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in kept) + ")"
-            everything = len(visible) == self._db.execute(
-                "SELECT COUNT(*) FROM audiences WHERE namespace = ?", (namespace,)
-            ).fetchone()[0]
+            everything = (
+                len(visible)
+                == self._db.execute(
+                    "SELECT COUNT(*) FROM audiences WHERE namespace = ?", (namespace,)
+                ).fetchone()[0]
+            )
             if everything or len(visible) <= _MAX_SCOPE_TOKENS:
                 scope = (
                     _namespace_token(namespace)
@@ -541,6 +544,25 @@ class SQLiteStore:
             return []
         with self._lock:
             return self._episodes(namespace, ids, self._visible_audiences(namespace, participants))
+
+    def neighbours(
+        self, namespace: str, episodes: Sequence[Episode], span: int, participants: Sequence[str]
+    ) -> list[Episode]:
+        if not episodes or span <= 0:
+            return []
+        given = {e.id for e in episodes}
+        around = " OR ".join("(conversation = ? AND position BETWEEN ? AND ?)" for _ in episodes)
+        params: list[Any] = [namespace]
+        for e in episodes:
+            params.extend((e.conversation, e.position - span, e.position + span))
+        with self._lock:
+            visible = self._visible_audiences(namespace, participants)
+            rows = self._db.execute(
+                f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND ({around}) "
+                f"AND audience_id IN ({_placeholders(visible)})",
+                (*params, *visible),
+            ).fetchall()
+            return [self._episode(row) for row in rows if int(row[0]) not in given]
 
     def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
         with self._lock:
