@@ -632,3 +632,26 @@ def test_privacy_holds_when_a_participant_has_many_audiences(store, store_embedd
     assert ids_of(store.text_search(OTHER_NS, query_terms("lantern"), ["alice"], 500)) == [
         elsewhere.id
     ]
+
+
+def test_neighbours_are_adjacent_visible_turns_of_the_same_conversation(store, store_embedder):
+    turns = [
+        add(
+            store,
+            store_embedder,
+            f"c1 turn {i}",
+            conversation="c1",
+            participants=["alice"] if i == 3 else ["alice", "bob"],
+        )[0]
+        for i in range(7)
+    ]
+    add(store, store_embedder, "c2 turn 0", conversation="c2", participants=["alice", "bob"])
+    around = store.neighbours(NS, [turns[2]], 2, ["alice"])
+    assert sorted(e.text for e in around) == ["c1 turn 0", "c1 turn 1", "c1 turn 3", "c1 turn 4"]
+    # bob was not present for turn 3: it is not his neighbour to see
+    around_bob = store.neighbours(NS, [turns[2]], 2, ["bob"])
+    assert sorted(e.text for e in around_bob) == ["c1 turn 0", "c1 turn 1", "c1 turn 4"]
+    both = store.neighbours(NS, [turns[0], turns[6]], 1, ["alice"])
+    assert sorted(e.text for e in both) == ["c1 turn 1", "c1 turn 5"]
+    assert store.neighbours(NS, [turns[2]], 0, ["alice"]) == []
+    assert store.neighbours(OTHER_NS, [turns[2]], 2, ["alice"]) == []

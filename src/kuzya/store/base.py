@@ -81,6 +81,13 @@ class SearchStore(Protocol):
         """Episodes by id, dropping any the participants may not see."""
         ...
 
+    def neighbours(
+        self, namespace: str, episodes: Sequence[Episode], span: int, participants: Sequence[str]
+    ) -> list[Episode]:
+        """Turns within `span` positions of the given ones in their conversations (visible
+        to the participants), the given ones excluded."""
+        ...
+
     def vector_of(
         self, namespace: str, ids: Sequence[int]
     ) -> dict[int, npt.NDArray[np.float32]]: ...
