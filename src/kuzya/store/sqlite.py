@@ -551,15 +551,19 @@ class SQLiteStore:
         if not episodes or span <= 0:
             return []
         given = {e.id for e in episodes}
-        around = " OR ".join("(conversation = ? AND position BETWEEN ? AND ?)" for _ in episodes)
-        params: list[Any] = [namespace]
+        # Each clause matches the (namespace, conversation, position) index on its own, so
+        # the planner unions index ranges instead of scanning the namespace.
+        around = " OR ".join(
+            "(namespace = ? AND conversation = ? AND position BETWEEN ? AND ?)" for _ in episodes
+        )
+        params: list[Any] = []
         for e in episodes:
-            params.extend((e.conversation, e.position - span, e.position + span))
+            params.extend((namespace, e.conversation, e.position - span, e.position + span))
         with self._lock:
             visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
-                f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND ({around}) "
-                f"AND audience_id IN ({_placeholders(visible)})",
+                f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE ({around}) "
+                f"AND +audience_id IN ({_placeholders(visible)})",
                 (*params, *visible),
             ).fetchall()
             return [self._episode(row) for row in rows if int(row[0]) not in given]
