@@ -2,11 +2,21 @@
 
 from kuzya.errors import EmbedderError, InvalidInput, KuzyaError, NotFound, StoreError
 from kuzya.memory import Memory
-from kuzya.model import Attachment, Episode, HistoryEvent, Kind, Message, Recall, RecallItem
+from kuzya.model import (
+    Attachment,
+    Conversation,
+    Episode,
+    HistoryEvent,
+    Kind,
+    Message,
+    Recall,
+    RecallItem,
+)
 from kuzya.recall import RecallSettings
 
 __all__ = [
     "Attachment",
+    "Conversation",
     "EmbedderError",
     "Episode",
     "HistoryEvent",

@@ -13,7 +13,7 @@ from kuzya import recall as recall_pipeline
 from kuzya import validate
 from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
 from kuzya.errors import InvalidInput
-from kuzya.model import Attachment, Episode, HistoryEvent, Message, Recall, RecallItem
+from kuzya.model import Attachment, Conversation, Episode, HistoryEvent, Message, Recall, RecallItem
 from kuzya.recall import RecallSettings
 from kuzya.store.base import NewEpisode, Store
 from kuzya.store.sqlite import SQLiteStore
@@ -265,6 +265,11 @@ class Memory:
 
     def history(self, memory_id: int) -> list[HistoryEvent]:
         return self.store.history(self.namespace, validate.memory_id(memory_id))
+
+    def conversations(self, *, participants: Sequence[str] | None = None) -> list[Conversation]:
+        """Conversations, most recent first; with participants, those they all took part in."""
+        present = None if participants is None else validate.names(participants, "participants")
+        return self.store.conversations(self.namespace, present)
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats(self.namespace)

@@ -50,6 +50,17 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Conversation:
+    """A session: everyone who took part in it and when it ran."""
+
+    id: str
+    participants: frozenset[str]
+    started_at: datetime
+    last_at: datetime
+    messages: int
+
+
+@dataclass(frozen=True)
 class Episode:
     """A stored message (the raw record) with its audience and times.
 

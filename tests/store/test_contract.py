@@ -655,3 +655,25 @@ def test_neighbours_are_adjacent_visible_turns_of_the_same_conversation(store, s
     assert sorted(e.text for e in both) == ["c1 turn 1", "c1 turn 5"]
     assert store.neighbours(NS, [turns[2]], 0, ["alice"]) == []
     assert store.neighbours(OTHER_NS, [turns[2]], 2, ["alice"]) == []
+
+
+def test_conversations_list_their_participants_and_span(store, store_embedder):
+    add(store, store_embedder, "hello", conversation="c1", participants=["alice", "bob"], time=T0)
+    add(
+        store,
+        store_embedder,
+        "carol joins",
+        speaker="carol",
+        conversation="c1",
+        participants=["alice", "bob", "carol"],
+        time=T0 + timedelta(minutes=5),
+    )
+    add(store, store_embedder, "solo", conversation="c2", time=T0 + timedelta(days=1))
+    listed = store.conversations(NS)
+    assert [c.id for c in listed] == ["c2", "c1"]
+    c1 = listed[1]
+    assert c1.participants == {"alice", "bob", "carol"} and c1.messages == 2
+    assert c1.started_at == T0 and c1.last_at == T0 + timedelta(minutes=5)
+    assert [c.id for c in store.conversations(NS, ["bob"])] == ["c1"]
+    assert store.conversations(NS, ["dave"]) == []
+    assert store.conversations(OTHER_NS) == []

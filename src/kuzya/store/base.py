@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.model import Episode, HistoryEvent, Message
+from kuzya.model import Conversation, Episode, HistoryEvent, Message
 
 Hit = tuple[int, float]  # (memory id, score); higher is better
 
@@ -51,6 +51,12 @@ class EpisodeStore(Protocol):
 
     def delete_episode(self, namespace: str, episode_id: int, actor: str | None) -> None:
         """Erase the text everywhere, including earlier versions in the history."""
+        ...
+
+    def conversations(
+        self, namespace: str, participants: Sequence[str] | None = None
+    ) -> list[Conversation]:
+        """Conversations, most recent first; with participants, those they all took part in."""
         ...
 
     def history(self, namespace: str, episode_id: int) -> list[HistoryEvent]: ...

@@ -43,6 +43,7 @@ def m001_initial(db: sqlite3.Connection) -> None:
             started_at REAL NOT NULL,
             last_at REAL NOT NULL,
             messages INTEGER NOT NULL,
+            participants TEXT NOT NULL,
             PRIMARY KEY (namespace, id)
         ) WITHOUT ROWID;
         CREATE TABLE episodes (

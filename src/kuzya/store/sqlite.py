@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.errors import InvalidInput, NotFound, StoreError
-from kuzya.model import Attachment, Episode, HistoryEvent
+from kuzya.model import Attachment, Conversation, Episode, HistoryEvent
 from kuzya.store.base import Hit, NewEpisode
 from kuzya.store.migrations import migrate
 from kuzya.store.vectors import VectorIndex
@@ -218,15 +218,17 @@ class SQLiteStore:
         said_at = to_epoch(msg.time)
         audience_id = self._audience_id(db, namespace, msg.participants)
         row = db.execute(
-            "SELECT messages FROM conversations WHERE namespace = ? AND id = ?",
+            "SELECT messages, participants FROM conversations WHERE namespace = ? AND id = ?",
             (namespace, msg.conversation),
         ).fetchone()
         position = 0 if row is None else int(row[0])
+        everyone = set(msg.participants) | set(json.loads(row[1]) if row else [])
         db.execute(
-            "INSERT INTO conversations VALUES (?, ?, ?, ?, 1) ON CONFLICT (namespace, id) DO "
+            "INSERT INTO conversations VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (namespace, id) DO "
             "UPDATE SET messages = messages + 1, last_at = max(last_at, excluded.last_at), "
-            "started_at = min(started_at, excluded.started_at)",
-            (namespace, msg.conversation, said_at, said_at),
+            "started_at = min(started_at, excluded.started_at), "
+            "participants = excluded.participants",
+            (namespace, msg.conversation, said_at, said_at, _audience_key(sorted(everyone))),
         )
         episode_id = db.execute(
             "INSERT INTO episodes (namespace, conversation, speaker, text, attachments, "
@@ -384,6 +386,24 @@ class SQLiteStore:
                 (*params, limit, offset),
             ).fetchall()
             return [self._episode(row) for row in rows]
+
+    def conversations(
+        self, namespace: str, participants: Sequence[str] | None = None
+    ) -> list[Conversation]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, participants, started_at, last_at, messages FROM conversations "
+                "WHERE namespace = ? ORDER BY last_at DESC, id",
+                (namespace,),
+            ).fetchall()
+        present = set(participants or ())
+        found = [
+            Conversation(
+                r[0], frozenset(json.loads(r[1])), from_epoch(r[2]), from_epoch(r[3]), int(r[4])
+            )
+            for r in rows
+        ]
+        return [c for c in found if present <= c.participants]
 
     def history(self, namespace: str, episode_id: int) -> list[HistoryEvent]:
         with self._lock:
