@@ -1,0 +1,265 @@
+"""Time expressions in English and Russian, resolved against the time a message was said.
+
+"yesterday", "last Saturday", "two weeks ago", "in June", "8 May 2023", "вчера",
+"в прошлую субботу", "на прошлой неделе", "три дня назад", "в июне" become a span of
+days [start, end). Rules only, no model: it runs on the hot path in microseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+_EN_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "couple of": 2, "a couple of": 2, "few": 3, "a few": 3, "several": 3,
+}  # fmt: skip
+_RU_NUMBERS = {
+    "один": 1, "одну": 1, "два": 2, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6,
+    "семь": 7, "восемь": 8, "девять": 9, "десять": 10, "пару": 2, "несколько": 3,
+}  # fmt: skip
+_EN_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_RU_WEEKDAYS = ["понедельник", "вторник", "сред", "четверг", "пятниц", "суббот", "воскресень"]
+_EN_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",
+              "september", "october", "november", "december"]  # fmt: skip
+_RU_MONTHS = ["январ", "феврал", "март", "апрел", "ма", "июн", "июл", "август", "сентябр",
+              "октябр", "ноябр", "декабр"]  # fmt: skip
+_UNITS = {
+    "day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month",
+    "months": "month", "year": "year", "years": "year",
+    "день": "day", "дня": "day", "дней": "day", "неделю": "week", "недели": "week",
+    "недель": "week", "месяц": "month", "месяца": "month", "месяцев": "month", "год": "year",
+    "года": "year", "лет": "year",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Span:
+    """What a phrase refers to: the days from `start` (inclusive) to `end` (exclusive)."""
+
+    phrase: str
+    start: datetime
+    end: datetime
+
+    def label(self) -> str:
+        days = (self.end - self.start).days
+        if days <= 1:
+            return self.start.strftime("%-d %B %Y")
+        if self.start.day == 1 and 28 <= days <= 31:
+            return self.start.strftime("%B %Y")
+        if self.start.month == 1 and self.start.day == 1 and days >= 365:
+            return self.start.strftime("%Y")
+        last = self.end - timedelta(days=1)
+        return f"{self.start:%-d %B %Y} - {last:%-d %B %Y}"
+
+
+def _day(moment: datetime) -> datetime:
+    return moment.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _month_start(year: int, month: int, tz: object) -> datetime:
+    year += (month - 1) // 12
+    month = (month - 1) % 12 + 1
+    return datetime(year, month, 1, tzinfo=tz)  # type: ignore[arg-type]
+
+
+def _shift(unit: str, anchor: datetime, amount: int) -> Span:
+    """The unit (day, week, month, year) `amount` units from the one holding `anchor`."""
+    day = _day(anchor)
+    if unit == "day":
+        start = day + timedelta(days=amount)
+        return Span("", start, start + timedelta(days=1))
+    if unit == "week":
+        start = day - timedelta(days=day.weekday()) + timedelta(weeks=amount)
+        return Span("", start, start + timedelta(weeks=1))
+    if unit == "month":
+        start = _month_start(day.year, day.month + amount, day.tzinfo)
+        return Span("", start, _month_start(start.year, start.month + 1, day.tzinfo))
+    start = datetime(day.year + amount, 1, 1, tzinfo=day.tzinfo)
+    return Span("", start, datetime(start.year + 1, 1, 1, tzinfo=day.tzinfo))
+
+
+def _ago(unit: str, anchor: datetime, amount: int) -> Span:
+    """A point `amount` units before the anchor, as the day it falls on."""
+    day = _day(anchor)
+    if unit in ("day", "week"):
+        start = day - timedelta(days=amount * (7 if unit == "week" else 1))
+    else:
+        months = amount * (12 if unit == "year" else 1)
+        first = _month_start(day.year, day.month - months, day.tzinfo)
+        start = first.replace(day=min(day.day, 28))
+    return Span("", start, start + timedelta(days=1))
+
+
+def _weekday(anchor: datetime, weekday: int, which: str) -> Span:
+    day = _day(anchor)
+    if which == "next":
+        delta = (weekday - day.weekday()) % 7 or 7
+    elif which == "this":
+        delta = weekday - day.weekday()
+    else:  # last, or plain "on Saturday": the most recent one before the anchor day
+        delta = -((day.weekday() - weekday) % 7 or 7)
+    start = day + timedelta(days=delta)
+    return Span("", start, start + timedelta(days=1))
+
+
+def _number(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return _EN_NUMBERS.get(word) or _RU_NUMBERS.get(word)
+
+
+_NUMBER = r"(\d{1,3}|a couple of|couple of|a few|few|several|an?|one|two|three|four|five|six|" \
+    r"seven|eight|nine|ten|eleven|twelve|пару|несколько|один|одну|два|две|три|четыре|пять|" \
+    r"шесть|семь|восемь|девять|десять)"  # fmt: skip
+_EN_WEEKDAY = "(" + "|".join(_EN_WEEKDAYS) + ")"
+_RU_WEEKDAY = r"(понедельник|вторник|среду|четверг|пятницу|субботу|воскресенье)"
+_EN_MONTH = "(" + "|".join(_EN_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
+_RU_MONTH = r"(январ[ьяе]|феврал[ьяе]|март[ае]?|апрел[ьяе]|ма[йяе]|июн[ьяе]|июл[ьяе]|август[ае]?|" \
+    r"сентябр[ьяе]|октябр[ьяе]|ноябр[ьяе]|декабр[ьяе])"  # fmt: skip
+_YEAR = r"((?:19|20)\d\d)"
+
+_RULES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p, re.IGNORECASE), kind)
+    for p, kind in [
+        (r"\bthe day before yesterday\b|\bпозавчера\b", "shift-2"),
+        (r"\bthe day after tomorrow\b|\bпослезавтра\b", "shift+2"),
+        (r"\byesterday\b|\blast night\b|\bвчера\b", "shift-1"),
+        (r"\btomorrow\b|\bзавтра\b", "shift+1"),
+        (r"\btoday\b|\btonight\b|\bthis (?:morning|afternoon|evening)\b|\bсегодня\b", "shift+0"),
+        (rf"\b{_NUMBER} (days?|weeks?|months?|years?) ago\b", "ago"),
+        (
+            rf"(?<!\w){_NUMBER} (день|дня|дней|неделю|недели|недель|месяц|месяца|месяцев|год|"
+            r"года|лет) назад\b",
+            "ago",
+        ),
+        (r"\b(last|this|next) (week|month|year|weekend)\b", "unit"),
+        (r"(?<!\w)на (прошлой|этой|следующей) неделе\b", "ru-week"),
+        (r"(?<!\w)в (прошлом|этом|следующем) (месяце|году)\b", "ru-unit"),
+        (r"(?<!\w)в (прошлые|эти|следующие) выходные\b", "ru-weekend"),
+        (rf"\b(last|this|next|on) {_EN_WEEKDAY}\b", "weekday"),
+        (
+            rf"(?<!\w)в (?:(прошлую|прошлый|прошлое|эту|этот|это|следующую|следующий|следующее) )?"
+            rf"{_RU_WEEKDAY}(?!\w)",
+            "ru-weekday",
+        ),
+        (r"\b(\d{4})-(\d\d)-(\d\d)\b", "iso"),
+        (rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_EN_MONTH}\b(?:,? {_YEAR})?", "day-month"),
+        (rf"\b{_EN_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? {_YEAR})?\b", "month-day"),
+        (rf"(?<!\w)(\d{{1,2}}) {_RU_MONTH}(?: {_YEAR})?", "ru-day-month"),
+        (rf"\b(?:in|since|during) {_EN_MONTH}(?:,? {_YEAR})?\b", "month"),
+        (rf"\b{_EN_MONTH},? {_YEAR}\b", "month"),
+        (rf"(?<!\w)в {_RU_MONTH}(?: {_YEAR})?", "ru-month"),
+        (rf"\b(?:in|since|during) {_YEAR}\b|(?<!\w)в {_YEAR} году", "year"),
+    ]
+]
+
+
+def _month_index(word: str) -> int:
+    word = word.lower()
+    for index, name in enumerate(_EN_MONTHS):
+        if name.startswith(word) and len(word) >= 3:
+            return index + 1
+    for index, stem in enumerate(_RU_MONTHS):
+        if word.startswith(stem) and (stem != "ма" or word[2:] in ("й", "я", "е")):
+            return index + 1
+    raise ValueError(word)
+
+
+def _year_of(anchor: datetime, month: int, day: int, future: bool) -> int:
+    """A month (and day) named without a year: the most recent one not after the anchor,
+    or the next one not before it when the sentence speaks of the future."""
+    if future:
+        return anchor.year if (month, day) >= (anchor.month, anchor.day) else anchor.year + 1
+    return anchor.year if (month, day) <= (anchor.month, anchor.day) else anchor.year - 1
+
+
+_FUTURE = re.compile(
+    r"(?<!\w)(will|going to|gonna|plan(?:ning)? to|next|upcoming|soon)(?!\w)|'ll(?!\w)|"
+    r"(?<!\w)(буду|будет|будем|собираюсь|планирую|планируем|поеду|пойду)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+_RU_WHICH = {"прошл": "last", "эт": "this", "след": "next"}
+
+
+def _ru_which(word: str | None) -> str:
+    for stem, which in _RU_WHICH.items():
+        if word and word.startswith(stem):
+            return which
+    return "last"
+
+
+def _resolve(
+    kind: str, groups: tuple[str | None, ...], anchor: datetime, future: bool
+) -> Span | None:
+    tz = anchor.tzinfo
+    g = [x.lower() if x else None for x in groups]
+    if kind.startswith("shift"):
+        return _shift("day", anchor, int(kind[5:]))
+    if kind == "ago":
+        amount = _number(g[0] or "")
+        return None if amount is None else _ago(_UNITS[g[1] or ""].rstrip("s"), anchor, amount)
+    if kind in ("unit", "ru-week", "ru-unit"):
+        which = g[0] if kind == "unit" else _ru_which(g[0])
+        unit = g[1] if kind != "ru-week" else "week"
+        unit = {"месяце": "month", "году": "year"}.get(unit or "", unit)
+        amount = {"last": -1, "this": 0, "next": 1}[which or "this"]
+        if unit == "weekend":
+            return _weekend(anchor, amount)
+        return _shift(unit or "week", anchor, amount)
+    if kind == "ru-weekend":
+        return _weekend(anchor, {"прошлые": -1, "эти": 0}.get(g[0] or "", 1))
+    if kind == "weekday":
+        which = g[0] if g[0] != "on" else ("next" if future else "last")
+        return _weekday(anchor, _EN_WEEKDAYS.index(g[1] or ""), which or "last")
+    if kind == "ru-weekday":
+        index = next(i for i, stem in enumerate(_RU_WEEKDAYS) if (g[1] or "").startswith(stem))
+        which = _ru_which(g[0]) if g[0] else ("next" if future else "last")
+        return _weekday(anchor, index, which)
+    try:
+        if kind == "iso":
+            start = datetime(int(g[0] or 0), int(g[1] or 0), int(g[2] or 0), tzinfo=tz)
+            return Span("", start, start + timedelta(days=1))
+        if kind in ("day-month", "ru-day-month", "month-day"):
+            day, month_word = (g[1], g[0]) if kind == "month-day" else (g[0], g[1])
+            month = _month_index(month_word or "")
+            year = int(g[2]) if g[2] else _year_of(anchor, month, int(day or 0), future)
+            start = datetime(year, month, int(day or 0), tzinfo=tz)
+            return Span("", start, start + timedelta(days=1))
+        if kind in ("month", "ru-month"):
+            month = _month_index(g[0] or "")
+            year = int(g[1]) if g[1] else _year_of(anchor, month, 1, future)
+            start = datetime(year, month, 1, tzinfo=tz)
+            return Span("", start, _month_start(year, month + 1, tz))
+        if kind == "year":
+            year = int(g[0] or g[1] or 0)
+            return Span("", datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz))
+    except ValueError:
+        return None
+    return None
+
+
+def _weekend(anchor: datetime, amount: int) -> Span:
+    day = _day(anchor)
+    saturday = day - timedelta(days=day.weekday()) + timedelta(days=5, weeks=amount)
+    return Span("", saturday, saturday + timedelta(days=2))
+
+
+def find(text: str, anchor: datetime) -> list[Span]:
+    """Time expressions in `text`, resolved against `anchor` (the time it was said)."""
+    found: list[tuple[int, Span]] = []
+    taken: list[tuple[int, int]] = []
+    future = _FUTURE.search(text) is not None
+    for pattern, kind in _RULES:
+        for match in pattern.finditer(text):
+            if any(match.start() < end and start < match.end() for start, end in taken):
+                continue
+            span = _resolve(kind, match.groups(), anchor, future)
+            if span is not None:
+                taken.append((match.start(), match.end()))
+                found.append((match.start(), Span(match.group(0).strip(), span.start, span.end)))
+    return [span for _, span in sorted(found, key=lambda pair: pair[0])]

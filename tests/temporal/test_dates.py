@@ -1,0 +1,97 @@
+"""Relative and absolute time expressions, English and Russian, resolved against the
+moment a message was said (Monday 8 May 2023, 13:56 UTC)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from kuzya.dates import find
+
+SAID = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
+
+CASES = [
+    # English
+    ("I went to a support group yesterday", "yesterday", "7 May 2023"),
+    ("Last night we watched a film", "Last night", "7 May 2023"),
+    ("the day before yesterday it snowed", "the day before yesterday", "6 May 2023"),
+    ("I have an exam tomorrow", "tomorrow", "9 May 2023"),
+    ("we fly the day after tomorrow", "the day after tomorrow", "10 May 2023"),
+    ("this morning I ran 5k", "this morning", "8 May 2023"),
+    ("last Saturday we hiked", "last Saturday", "6 May 2023"),
+    ("last Monday was rough", "last Monday", "1 May 2023"),
+    ("on Friday I swam", "on Friday", "5 May 2023"),
+    ("I will call her on Friday", "on Friday", "12 May 2023"),
+    ("next Tuesday is the party", "next Tuesday", "9 May 2023"),
+    ("two weeks ago I painted a sunrise", "two weeks ago", "24 April 2023"),
+    ("3 days ago my cat was sick", "3 days ago", "5 May 2023"),
+    ("a few days ago I met Leo", "a few days ago", "5 May 2023"),
+    ("a couple of months ago we moved", "a couple of months ago", "8 March 2023"),
+    ("a year ago I started pottery", "a year ago", "8 May 2022"),
+    ("last week was busy", "last week", "1 May 2023 - 7 May 2023"),
+    ("next month we travel", "next month", "June 2023"),
+    ("last year I ran a marathon", "last year", "2022"),
+    ("last weekend we camped", "last weekend", "6 May 2023 - 7 May 2023"),
+    ("in June we met", "in June", "June 2022"),
+    ("in June I'll travel to Oslo", "in June", "June 2023"),
+    ("in March I adopted a dog", "in March", "March 2023"),
+    ("on 8 May, 2023 it rained", "8 May, 2023", "8 May 2023"),
+    ("May 3rd was fun", "May 3rd", "3 May 2023"),
+    ("May 2022 was great", "May 2022", "May 2022"),
+    ("in 2021 I moved to Austin", "in 2021", "2021"),
+    ("the invoice is dated 2023-04-01", "2023-04-01", "1 April 2023"),
+    # Russian
+    ("Я вчера был на фестивале", "вчера", "7 May 2023"),
+    ("позавчера шёл дождь", "позавчера", "6 May 2023"),
+    ("завтра экзамен", "завтра", "9 May 2023"),
+    ("сегодня я бегал", "сегодня", "8 May 2023"),
+    ("в прошлую субботу мы ходили в горы", "в прошлую субботу", "6 May 2023"),
+    ("в прошлый понедельник было тяжело", "в прошлый понедельник", "1 May 2023"),
+    ("в прошлое воскресенье я спал", "в прошлое воскресенье", "7 May 2023"),
+    ("в субботу я ходил в кино", "в субботу", "6 May 2023"),
+    ("в субботу буду дома", "в субботу", "13 May 2023"),
+    ("три дня назад кот заболел", "три дня назад", "5 May 2023"),
+    ("две недели назад я рисовала", "две недели назад", "24 April 2023"),
+    ("пару месяцев назад мы переехали", "пару месяцев назад", "8 March 2023"),
+    ("на прошлой неделе было много работы", "на прошлой неделе", "1 May 2023 - 7 May 2023"),
+    ("в прошлом месяце я купил велосипед", "в прошлом месяце", "April 2023"),
+    ("в прошлом году я бегал марафон", "в прошлом году", "2022"),
+    ("в июне 2022 мы познакомились", "в июне 2022", "June 2022"),
+    ("в марте я завёл собаку", "в марте", "March 2023"),
+    ("8 мая шёл дождь", "8 мая", "8 May 2023"),
+    ("в 2021 году я переехал", "в 2021 году", "2021"),
+    ("в прошлые выходные мы были на даче", "в прошлые выходные", "6 May 2023 - 7 May 2023"),
+]
+
+
+@pytest.mark.parametrize(("text", "phrase", "label"), CASES)
+def test_expression_is_resolved_against_the_time_said(text: str, phrase: str, label: str) -> None:
+    spans = find(text, SAID)
+    assert [(s.phrase, s.label()) for s in spans] == [(phrase, label)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "may I ask you something?",
+        "I like the number 2022 less",
+        "Maya said hi",
+        "what a week it has been",
+        "маяк на берегу",
+        "это было давно",
+    ],
+)
+def test_no_false_time_expressions(text: str) -> None:
+    assert find(text, SAID) == []
+
+
+def test_several_expressions_in_order() -> None:
+    spans = find("Yesterday I called Leo, and two weeks ago I visited him", SAID)
+    assert [s.label() for s in spans] == ["7 May 2023", "24 April 2023"]
+
+
+def test_spans_are_half_open_day_ranges() -> None:
+    [span] = find("last week", SAID)
+    assert span.start == datetime(2023, 5, 1, tzinfo=UTC)
+    assert span.end == datetime(2023, 5, 8, tzinfo=UTC)
