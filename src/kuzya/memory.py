@@ -9,8 +9,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from kuzya import dates, validate
 from kuzya import recall as recall_pipeline
-from kuzya import validate
 from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
 from kuzya.errors import InvalidInput
 from kuzya.model import Attachment, Conversation, Episode, HistoryEvent, Message, Recall, RecallItem
@@ -152,7 +152,10 @@ class Memory:
         contents = [m.content for m in messages]
         vectors = self.embedder.embed(contents)
         batch = [
-            NewEpisode(m, vectors[i], " ".join(terms(contents[i]))) for i, m in enumerate(messages)
+            NewEpisode(
+                m, vectors[i], " ".join(terms(contents[i])), tuple(dates.find(m.text, m.time))
+            )
+            for i, m in enumerate(messages)
         ]
         return self.store.add_episodes(self.namespace, batch)
 
@@ -254,7 +257,12 @@ class Memory:
             attachments=episode.attachments,
         )
         content = message.content
-        new = NewEpisode(message, self.embedder.embed([content])[0], " ".join(terms(content)))
+        new = NewEpisode(
+            message,
+            self.embedder.embed([content])[0],
+            " ".join(terms(content)),
+            tuple(dates.find(message.text, message.time)),
+        )
         return self.store.update_episode(self.namespace, episode.id, new, who)
 
     def delete(self, memory_id: int, *, actor: str | None = None) -> None:

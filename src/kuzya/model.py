@@ -8,6 +8,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from kuzya.dates import Span
+
 
 class Kind(StrEnum):
     """What a recalled item is. Episodes are raw messages; later layers derive the rest."""
@@ -81,6 +83,7 @@ class Episode:
     attachments: tuple[Attachment, ...] = ()
     metadata: dict[str, Any] = field(default_factory=dict)
     updated_at: datetime | None = None
+    events: tuple[Span, ...] = ()  # time expressions of the text, resolved
 
     @property
     def content(self) -> str:
@@ -113,14 +116,17 @@ class RecallItem:
     said_at: datetime
     stored_at: datetime
     sources: tuple[int, ...]  # episode ids whose content this item states
+    events: tuple[Span, ...] = ()  # resolved time expressions of the text
 
     @property
     def words(self) -> int:
         return len(self.line().split())
 
     def line(self) -> str:
-        """The item as it appears in a prompt: who said it, then what."""
-        return f"{self.speaker}: {self.text}" if self.speaker else self.text
+        """The item as it appears in a prompt: who said it, what, and the dates it means."""
+        text = f"{self.speaker}: {self.text}" if self.speaker else self.text
+        dates = "; ".join(f"{e.phrase} = {e.label()}" for e in self.events)
+        return f"{text} ({dates})" if dates else text
 
 
 @dataclass(frozen=True)

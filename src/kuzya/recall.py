@@ -13,6 +13,8 @@ from datetime import datetime
 
 import numpy as np
 
+from kuzya import dates
+from kuzya.dates import Span
 from kuzya.embed.base import Embedder, normalise
 from kuzya.model import Episode, Kind, Recall, RecallItem
 from kuzya.store.base import Hit, Store
@@ -34,6 +36,10 @@ class RecallSettings:
     neighbour_span: int = 2  # turns on each side that pass relevance on (halving per step)
     context_of: int = 10  # best candidates whose neighbouring turns become candidates too
     speaker_boost: float = 0.45  # the query names the speaker of the turn
+    window_k: int = 50  # candidates from the time window a query names ("last week")
+    window_weight: float = 0.5
+    window_boost: float = 0.3  # any candidate inside the window the query names
+    when_boost: float = 0.25  # "when did ...?": candidates that mention a date or time
     duplicate_cosine: float = 0.97
     working_turns: int = 6  # working-memory window of the conversation
 
@@ -50,10 +56,33 @@ class Query:
     terms: tuple[str, ...]
     vector: np.ndarray
     names: frozenset[str]  # lower-cased words that may name a speaker
+    window: Span | None  # the time the query is about ("last week", "в июне")
+    asks_when: bool  # the query asks for a time ("when did ...?", "когда ...?")
+
+
+_WHEN = re.compile(
+    r"^\s*(when|what (date|day|year|month|time)|how long ago|since when)\b|"
+    r"^\s*(когда|в каком (году|месяце)|какого числа|как давно)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _window(text: str, now: datetime) -> Span | None:
+    spans = dates.find(text, now)
+    if not spans:
+        return None
+    return Span(
+        " ".join(s.phrase for s in spans),
+        min(s.start for s in spans),
+        max(s.end for s in spans),
+    )
 
 
 def analyse(
-    text: str, embedder: Embedder, working: Sequence[Episode], settings: RecallSettings
+    text: str,
+    embedder: Embedder,
+    working: Sequence[Episode],
+    now: datetime,
 ) -> Query:
     """Query terms and vector; short or pronoun-led queries borrow the working memory."""
     words = tokens(text)
@@ -67,7 +96,14 @@ def analyse(
         vector = normalise((vector + 0.5 * context.mean(axis=0))[None, :])[0]
         for turn in recent:
             all_terms.extend(index_terms(turn.content))
-    return Query(text, tuple(all_terms), vector, frozenset(words))
+    return Query(
+        text,
+        tuple(all_terms),
+        vector,
+        frozenset(words),
+        _window(text, now),
+        _WHEN.search(text) is not None,
+    )
 
 
 def _normalised(hits: Sequence[Hit]) -> dict[int, float]:
@@ -82,18 +118,10 @@ def _normalised(hits: Sequence[Hit]) -> dict[int, float]:
     return {item: (score - low) / span for item, score in hits}
 
 
-def fuse(
-    dense: Sequence[Hit],
-    text: Sequence[Hit],
-    recent: Sequence[Hit],
-    settings: RecallSettings,
-) -> dict[int, float]:
+def fuse(sources: Sequence[tuple[Sequence[Hit], float]]) -> dict[int, float]:
+    """Weighted sum of each source's normalised scores."""
     fused: dict[int, float] = {}
-    for hits, weight in (
-        (dense, settings.dense_weight),
-        (text, settings.text_weight),
-        (recent, settings.recent_weight),
-    ):
+    for hits, weight in sources:
         for item, score in _normalised(hits).items():
             fused[item] = fused.get(item, 0.0) + weight * score
     return fused
@@ -138,11 +166,21 @@ def run(
         if conversation
         else []
     )
-    query = analyse(query_text, embedder, working, settings)
-    dense = store.dense_search(namespace, query.vector, participants, settings.dense_k)
-    text = store.text_search(namespace, query.terms, participants, settings.text_k)
-    recent = store.recent_search(namespace, participants, settings.recent_k)
-    scores = fuse(dense, text, recent, settings)
+    query = analyse(query_text, embedder, working, now)
+    sources = [
+        (store.dense_search(namespace, query.vector, participants, settings.dense_k),
+         settings.dense_weight),
+        (store.text_search(namespace, query.terms, participants, settings.text_k),
+         settings.text_weight),
+        (store.recent_search(namespace, participants, settings.recent_k), settings.recent_weight),
+    ]  # fmt: skip
+    if query.window is not None:
+        window = query.window
+        hits = store.window_search(
+            namespace, window.start, window.end, participants, settings.window_k
+        )
+        sources.append((hits, settings.window_weight))
+    scores = fuse(sources)
     episodes = {e.id: e for e in store.fetch(namespace, list(scores), participants)}
     scores = {item: s for item, s in scores.items() if item in episodes}
     best = sorted(scores, key=lambda i: -scores[i])[: settings.context_of]
@@ -153,14 +191,29 @@ def run(
         scores.setdefault(turn.id, 0.0)
     scores = _with_neighbours(scores, episodes, settings.neighbour_weight, settings.neighbour_span)
     for item, episode in episodes.items():
-        if episode.speaker.lower() in query.names:
-            scores[item] += settings.speaker_boost
+        scores[item] += _boost(episode, query, settings)
     in_working = {turn.id for turn in working}
     ranked = sorted(
         (item for item in scores if item not in in_working), key=lambda i: (-scores[i], i)
     )
     chosen = _pack(ranked, episodes, scores, store, namespace, limit, budget_words, settings)
     return Recall(query=query_text, items=tuple(chosen), now=now)
+
+
+def _boost(episode: Episode, query: Query, settings: RecallSettings) -> float:
+    """Signals beyond similarity: who speaks, when it happened, whether it names a time."""
+    boost = 0.0
+    if episode.speaker.lower() in query.names:
+        boost += settings.speaker_boost
+    window = query.window
+    if window is not None and (
+        window.start <= episode.said_at < window.end
+        or any(e.start < window.end and window.start < e.end for e in episode.events)
+    ):
+        boost += settings.window_boost
+    if query.asks_when and episode.events:
+        boost += settings.when_boost
+    return boost
 
 
 def _item(episode: Episode, score: float) -> RecallItem:
@@ -174,6 +227,7 @@ def _item(episode: Episode, score: float) -> RecallItem:
         said_at=episode.said_at,
         stored_at=episode.stored_at,
         sources=(episode.id,),
+        events=episode.events,
     )
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from kuzya.dates import Span
 from kuzya.model import Conversation, Episode, HistoryEvent, Message
 
 Hit = tuple[int, float]  # (memory id, score); higher is better
@@ -26,6 +28,7 @@ class NewEpisode:
     message: Message
     vector: npt.NDArray[np.float32]
     terms: str  # space-separated index terms (see kuzya.text.terms)
+    events: tuple[Span, ...] = ()  # time expressions resolved against the time said
 
 
 class EpisodeStore(Protocol):
@@ -80,6 +83,17 @@ class SearchStore(Protocol):
     ) -> list[Hit]: ...
 
     def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]: ...
+
+    def window_search(
+        self,
+        namespace: str,
+        start: datetime,
+        end: datetime,
+        participants: Sequence[str],
+        k: int,
+    ) -> list[Hit]:
+        """Episodes said in [start, end) or about events overlapping it, newest first."""
+        ...
 
     def fetch(
         self, namespace: str, ids: Sequence[int], participants: Sequence[str]

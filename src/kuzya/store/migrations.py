@@ -59,8 +59,12 @@ def m001_initial(db: sqlite3.Connection) -> None:
             stored_at REAL NOT NULL,
             updated_at REAL,
             audience_id INTEGER NOT NULL REFERENCES audiences (id),
-            embedding BLOB NOT NULL
+            embedding BLOB NOT NULL,
+            events TEXT NOT NULL,
+            event_start REAL,
+            event_end REAL
         );
+        CREATE INDEX episodes_by_event ON episodes (namespace, event_start);
         CREATE INDEX episodes_by_time ON episodes (namespace, said_at);
         CREATE INDEX episodes_by_conversation ON episodes (namespace, conversation, position);
         CREATE VIRTUAL TABLE episodes_fts USING fts5 (

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.clock import from_epoch, to_epoch
+from kuzya.dates import Span
 from kuzya.errors import InvalidInput, NotFound, StoreError
 from kuzya.model import Attachment, Conversation, Episode, HistoryEvent
 from kuzya.store.base import Hit, NewEpisode
@@ -29,7 +31,7 @@ from kuzya.store.vectors import VectorIndex
 
 _EPISODE_COLUMNS = (
     "id, namespace, conversation, speaker, text, attachments, metadata, "
-    "said_at, stored_at, updated_at, audience_id, position"
+    "said_at, stored_at, updated_at, audience_id, position, events"
 )
 # Full-text postings read per query at most: frequent terms carry little weight and
 # cost the most, so they are dropped first (bounds latency on large stores).
@@ -46,6 +48,23 @@ def _audience_key(members: Sequence[str]) -> str:
 
 def _placeholders(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
+
+
+def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | None]:
+    """The events as JSON, and the earliest start and latest end (for time windows)."""
+    encoded = json.dumps(
+        [{"phrase": e.phrase, "start": to_epoch(e.start), "end": to_epoch(e.end)} for e in events],
+        ensure_ascii=False,
+    )
+    if not events:
+        return encoded, None, None
+    return encoded, min(to_epoch(e.start) for e in events), max(to_epoch(e.end) for e in events)
+
+
+def _events_from_json(value: str) -> tuple[Span, ...]:
+    return tuple(
+        Span(e["phrase"], from_epoch(e["start"]), from_epoch(e["end"])) for e in json.loads(value)
+    )
 
 
 def _namespace_token(namespace: str) -> str:
@@ -232,8 +251,8 @@ class SQLiteStore:
         )
         episode_id = db.execute(
             "INSERT INTO episodes (namespace, conversation, speaker, text, attachments, "
-            "metadata, said_at, stored_at, audience_id, position, embedding) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "metadata, said_at, stored_at, audience_id, position, embedding, events, "
+            "event_start, event_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 namespace,
                 msg.conversation,
@@ -246,6 +265,7 @@ class SQLiteStore:
                 audience_id,
                 position,
                 new.vector.astype(np.float32).tobytes(),
+                *_event_columns(new.events),
             ),
         ).lastrowid
         assert episode_id is not None
@@ -287,8 +307,15 @@ class SQLiteStore:
             if row is None:
                 raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
             db.execute(
-                "UPDATE episodes SET text = ?, updated_at = ?, embedding = ? WHERE id = ?",
-                (new.message.text, now, new.vector.astype(np.float32).tobytes(), episode_id),
+                "UPDATE episodes SET text = ?, updated_at = ?, embedding = ?, events = ?, "
+                "event_start = ?, event_end = ? WHERE id = ?",
+                (
+                    new.message.text,
+                    now,
+                    new.vector.astype(np.float32).tobytes(),
+                    *_event_columns(new.events),
+                    episode_id,
+                ),
             )
             db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
             _index_text(db, namespace, episode_id, row[1], new.terms)
@@ -338,6 +365,7 @@ class SQLiteStore:
             updated_at=None if row[9] is None else from_epoch(row[9]),
             audience=self._members_of(int(row[10])),
             position=int(row[11]),
+            events=_events_from_json(row[12]),
         )
 
     def _episodes(
@@ -554,6 +582,25 @@ class SQLiteStore:
                 "SELECT id, said_at FROM episodes WHERE namespace = ? "
                 f"AND audience_id IN ({_placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
                 (namespace, *visible, k),
+            ).fetchall()
+        return [(int(row[0]), float(row[1])) for row in rows]
+
+    def window_search(
+        self,
+        namespace: str,
+        start: datetime,
+        end: datetime,
+        participants: Sequence[str],
+        k: int,
+    ) -> list[Hit]:
+        low, high = to_epoch(start), to_epoch(end)
+        with self._lock:
+            visible = self._visible_audiences(namespace, participants)
+            rows = self._db.execute(
+                "SELECT id, said_at FROM episodes WHERE namespace = ? AND ("
+                "(said_at >= ? AND said_at < ?) OR (event_start < ? AND event_end > ?)) "
+                f"AND +audience_id IN ({_placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
+                (namespace, low, high, high, low, *visible, k),
             ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
 
