@@ -1,6 +1,7 @@
 """The store port: small protocols the engine depends on, one per concern.
 
-Every method takes the namespace explicitly; nothing crosses it. Every search method
+Every method takes the namespace explicitly; nothing crosses it. Adapters are
+thread-safe: a background worker and the callers of recall share one store. Every search method
 takes the participants present and returns only memories whose audience includes all
 of them: the privacy rule is the store's job, done inside its query.
 """

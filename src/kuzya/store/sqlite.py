@@ -61,9 +61,16 @@ def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | N
     return encoded, min(to_epoch(e.start) for e in events), max(to_epoch(e.end) for e in events)
 
 
+def _json(value: str) -> Any:
+    """JSON text to a value; the common empty cases skip the parser."""
+    if value == "[]":
+        return []
+    return {} if value == "{}" else json.loads(value)
+
+
 def _events_from_json(value: str) -> tuple[Span, ...]:
     return tuple(
-        Span(e["phrase"], from_epoch(e["start"]), from_epoch(e["end"])) for e in json.loads(value)
+        Span(e["phrase"], from_epoch(e["start"]), from_epoch(e["end"])) for e in _json(value)
     )
 
 
@@ -351,7 +358,7 @@ class SQLiteStore:
     # -- reading ------------------------------------------------------------------------
 
     def _episode(self, row: sqlite3.Row | tuple[Any, ...]) -> Episode:
-        attachments = tuple(Attachment(**a) for a in json.loads(row[5]))
+        attachments = tuple(Attachment(**a) for a in _json(row[5]))
         return Episode(
             id=int(row[0]),
             namespace=row[1],
@@ -359,7 +366,7 @@ class SQLiteStore:
             speaker=row[3],
             text=row[4],
             attachments=attachments,
-            metadata=json.loads(row[6]),
+            metadata=_json(row[6]),
             said_at=from_epoch(row[7]),
             stored_at=from_epoch(row[8]),
             updated_at=None if row[9] is None else from_epoch(row[9]),
@@ -499,22 +506,17 @@ class SQLiteStore:
                 "FROM vector_log l LEFT JOIN episodes e ON e.id = l.episode_id "
                 "WHERE l.seq > ? ORDER BY l.seq",
                 (index.last_seq,),
-            )
-            for seq, namespace, episode_id, op, audience_id, embedding in changes:
-                if op == "put" and embedding is not None:
-                    index.put(namespace, episode_id, audience_id, embedding)
-                else:
-                    index.remove(namespace, episode_id)
-                index.last_seq = seq
+            ).fetchall()
+        index.apply(changes)
         return index
 
     def dense_search(
         self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
     ) -> list[Hit]:
+        index = self._sync()
         with self._lock:
-            index = self._sync()
             visible = self._visible_audiences(namespace, participants)
-            return index.search(namespace, vector, visible, k)
+        return index.search(namespace, vector, visible, k)  # beside other queries
 
     def text_search(
         self, namespace: str, terms: Sequence[str], participants: Sequence[str], k: int
@@ -580,7 +582,7 @@ class SQLiteStore:
             visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
                 "SELECT id, said_at FROM episodes WHERE namespace = ? "
-                f"AND audience_id IN ({_placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
+                f"AND +audience_id IN ({_placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
                 (namespace, *visible, k),
             ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
@@ -636,5 +638,4 @@ class SQLiteStore:
             return [self._episode(row) for row in rows if int(row[0]) not in given]
 
     def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
-        with self._lock:
-            return self._sync().vectors(namespace, ids)
+        return self._sync().vectors(namespace, ids)

@@ -9,6 +9,7 @@ per insert and approximate, with filtering done after the fact).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -84,16 +85,21 @@ class _Partition:
         return [(int(self.ids[rows[i]]), float(scores[i])) for i in top]
 
     def vectors(self, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
-        return {i: self.matrix[self.row_of[i]] for i in ids if i in self.row_of}
+        return {i: self.matrix[self.row_of[i]].copy() for i in ids if i in self.row_of}
+
+
+Change = tuple[int, str, int, str, int | None, bytes | None]  # seq, ns, id, op, audience, vector
 
 
 class VectorIndex:
-    """Per-namespace exact search, kept in step with a store's change log."""
+    """Per-namespace exact search, kept in step with a store's change log. Thread-safe,
+    with its own lock, so a search does not hold the store's connection."""
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
         self.last_seq = 0
         self._partitions: dict[str, _Partition] = {}
+        self._lock = threading.Lock()
 
     def _partition(self, namespace: str) -> _Partition:
         part = self._partitions.get(namespace)
@@ -101,24 +107,35 @@ class VectorIndex:
             part = self._partitions[namespace] = _Partition(self.dim)
         return part
 
-    def put(self, namespace: str, item_id: int, audience: int, vector: bytes) -> None:
-        self._partition(namespace).put(item_id, audience, np.frombuffer(vector, dtype=np.float32))
-
-    def remove(self, namespace: str, item_id: int) -> None:
-        self._partition(namespace).remove(item_id)
+    def apply(self, changes: Sequence[Change]) -> None:
+        """Apply log entries in order; entries already applied are skipped."""
+        with self._lock:
+            for seq, namespace, item_id, op, audience, vector in changes:
+                if seq <= self.last_seq:
+                    continue
+                if op == "put" and vector is not None and audience is not None:
+                    self._partition(namespace).put(
+                        item_id, audience, np.frombuffer(vector, dtype=np.float32)
+                    )
+                else:
+                    self._partition(namespace).remove(item_id)
+                self.last_seq = seq
 
     def search(
         self, namespace: str, query: npt.NDArray[np.float32], allowed: list[int], k: int
     ) -> list[tuple[int, float]]:
-        part = self._partitions.get(namespace)
-        if part is None:
-            return []
-        return part.search(query.astype(np.float32), np.asarray(allowed, dtype=np.int64), k)
+        with self._lock:
+            part = self._partitions.get(namespace)
+            if part is None:
+                return []
+            return part.search(query.astype(np.float32), np.asarray(allowed, dtype=np.int64), k)
 
     def vectors(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
-        part = self._partitions.get(namespace)
-        return {} if part is None else part.vectors(ids)
+        with self._lock:
+            part = self._partitions.get(namespace)
+            return {} if part is None else part.vectors(ids)
 
     def count(self, namespace: str) -> int:
-        part = self._partitions.get(namespace)
-        return 0 if part is None else len(part.row_of)
+        with self._lock:
+            part = self._partitions.get(namespace)
+            return 0 if part is None else len(part.row_of)
