@@ -9,7 +9,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from kuzya import dates, validate
+from kuzya import dates, entities, validate
 from kuzya import recall as recall_pipeline
 from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
 from kuzya.errors import InvalidInput
@@ -149,15 +149,25 @@ class Memory:
             raise InvalidInput(f"message {index}: {exc}") from exc
 
     def _store(self, messages: Sequence[Message]) -> list[Episode]:
-        contents = [m.content for m in messages]
-        vectors = self.embedder.embed(contents)
-        batch = [
-            NewEpisode(
-                m, vectors[i], " ".join(terms(contents[i])), tuple(dates.find(m.text, m.time))
-            )
-            for i, m in enumerate(messages)
-        ]
+        vectors = self.embedder.embed([m.content for m in messages])
+        known: dict[str, dict[str, str]] = {}  # gazetteer per speaker
+        batch = []
+        for message, vector in zip(messages, vectors, strict=True):
+            if message.speaker not in known:
+                known[message.speaker] = self.store.gazetteer(self.namespace, message.speaker)
+            batch.append(self._analysed(message, vector, known[message.speaker]))
         return self.store.add_episodes(self.namespace, batch)
+
+    @staticmethod
+    def _analysed(message: Message, vector: Any, known: Mapping[str, str]) -> NewEpisode:
+        """What the hot path derives from a message: terms, dates and entity mentions."""
+        return NewEpisode(
+            message,
+            vector,
+            " ".join(terms(message.content)),
+            tuple(dates.find(message.text, message.time)),
+            tuple(entities.mentions(message.content, known)),
+        )
 
     # -- recall --------------------------------------------------------------------------
 
@@ -168,6 +178,7 @@ class Memory:
         participants: Sequence[str],
         now: datetime | str | None = None,
         conversation: str | None = None,
+        speaker: str | None = None,
         limit: int = 20,
         budget_words: int | None = 400,
     ) -> Recall:
@@ -175,7 +186,8 @@ class Memory:
 
         Only memories whose audience includes every participant are considered. With a
         `conversation`, its last turns (working memory) give short or pronoun-only
-        queries their context and are left out of the result.
+        queries their context and are left out of the result. `speaker`, the one asking,
+        resolves their own aliases ("my sister").
         """
         text = validate.text(query, "query")
         present = validate.names(participants, "participants")
@@ -192,6 +204,7 @@ class Memory:
             conversation=None
             if conversation is None
             else validate.name(conversation, "conversation"),
+            speaker=None if speaker is None else validate.name(speaker, "speaker"),
             limit=limit,
             budget_words=budget_words,
             settings=self.settings,
@@ -278,6 +291,17 @@ class Memory:
         """Conversations, most recent first; with participants, those they all took part in."""
         present = None if participants is None else validate.names(participants, "participants")
         return self.store.conversations(self.namespace, present)
+
+    def reinforce(self, recall: Recall, *, participants: Sequence[str]) -> None:
+        """Recalled together and used together: strengthen the associations among the
+        entities of these items (call it when a reply used the recall)."""
+        present = validate.names(participants, "participants")
+        ids = [source for item in recall.items for source in item.sources]
+        self.store.reinforce(self.namespace, ids, present, recall.now)
+
+    def prune(self, *, now: datetime | str | None = None, below: float = 0.05) -> int:
+        """Drop associations that decayed below `below`; returns how many were dropped."""
+        return self.store.prune(self.namespace, validate.moment(now, "now"), below)
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats(self.namespace)

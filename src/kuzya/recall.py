@@ -7,13 +7,13 @@ what the store let through.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
-from kuzya import dates
+from kuzya import dates, entities
 from kuzya.dates import Span
 from kuzya.embed.base import Embedder, normalise
 from kuzya.model import Episode, Kind, Recall, RecallItem
@@ -40,6 +40,9 @@ class RecallSettings:
     window_weight: float = 0.5
     window_boost: float = 0.3  # any candidate inside the window the query names
     when_boost: float = 0.25  # "when did ...?": candidates that mention a date or time
+    graph_k: int = 50  # candidates from spreading activation over the entity graph
+    graph_weight: float = 0.4
+    graph_seeds: int = 3  # best candidates whose entities seed the activation
     duplicate_cosine: float = 0.97
     working_turns: int = 6  # working-memory window of the conversation
 
@@ -56,6 +59,7 @@ class Query:
     terms: tuple[str, ...]
     vector: np.ndarray
     names: frozenset[str]  # lower-cased words that may name a speaker
+    entity_keys: tuple[str, ...]  # entities the query names, or its context refers to
     window: Span | None  # the time the query is about ("last week", "в июне")
     asks_when: bool  # the query asks for a time ("when did ...?", "когда ...?")
 
@@ -83,6 +87,7 @@ def analyse(
     embedder: Embedder,
     working: Sequence[Episode],
     now: datetime,
+    known: Mapping[str, str],
 ) -> Query:
     """Query terms and vector; short or pronoun-led queries borrow the working memory."""
     words = tokens(text)
@@ -90,17 +95,20 @@ def analyse(
     vector = embedder.embed([text])[0]
     needs_context = working and (len(own_terms) < 3 or any(w in _ANAPHORA for w in words))
     all_terms = list(own_terms)
+    keys = [m.key for m in entities.mentions(text, known)]
     if needs_context:
         recent = working[-2:]
         context = embedder.embed([turn.content for turn in recent])
         vector = normalise((vector + 0.5 * context.mean(axis=0))[None, :])[0]
         for turn in recent:
             all_terms.extend(index_terms(turn.content))
+            keys.extend(m.key for m in entities.mentions(turn.content, known))
     return Query(
         text,
         tuple(all_terms),
         vector,
         frozenset(words),
+        tuple(dict.fromkeys(keys)),
         _window(text, now),
         _WHEN.search(text) is not None,
     )
@@ -157,6 +165,7 @@ def run(
     participants: Sequence[str],
     now: datetime,
     conversation: str | None,
+    speaker: str | None,
     limit: int,
     budget_words: int | None,
     settings: RecallSettings,
@@ -166,7 +175,8 @@ def run(
         if conversation
         else []
     )
-    query = analyse(query_text, embedder, working, now)
+    known = store.gazetteer(namespace, speaker or "")
+    query = analyse(query_text, embedder, working, now, known)
     sources = [
         (store.dense_search(namespace, query.vector, participants, settings.dense_k),
          settings.dense_weight),
@@ -183,6 +193,7 @@ def run(
     scores = fuse(sources)
     episodes = {e.id: e for e in store.fetch(namespace, list(scores), participants)}
     scores = {item: s for item, s in scores.items() if item in episodes}
+    _add_graph(store, namespace, query, scores, episodes, participants, now, settings)
     best = sorted(scores, key=lambda i: -scores[i])[: settings.context_of]
     for turn in store.neighbours(
         namespace, [episodes[i] for i in best], settings.neighbour_span, participants
@@ -198,6 +209,35 @@ def run(
     )
     chosen = _pack(ranked, episodes, scores, store, namespace, limit, budget_words, settings)
     return Recall(query=query_text, items=tuple(chosen), now=now)
+
+
+def _add_graph(
+    store: Store,
+    namespace: str,
+    query: Query,
+    scores: dict[int, float],
+    episodes: dict[int, Episode],
+    participants: Sequence[str],
+    now: datetime,
+    settings: RecallSettings,
+) -> None:
+    """Spreading activation from the query's entities and the best candidates' entities:
+    episodes about associated entities join the candidates (multi-hop)."""
+    best = sorted(scores, key=lambda i: -scores[i])[: settings.graph_seeds]
+    top = max((scores[i] for i in best), default=0.0) or 1.0
+    hits = store.graph_search(
+        namespace,
+        query.entity_keys,
+        {i: scores[i] / top for i in best},
+        participants,
+        now,
+        settings.graph_k,
+    )
+    new = [item for item, _ in hits if item not in episodes]
+    episodes.update((e.id, e) for e in store.fetch(namespace, new, participants))
+    for item, score in _normalised(hits).items():
+        if item in episodes and item not in best:  # a seed is not its own evidence
+            scores[item] = scores.get(item, 0.0) + settings.graph_weight * score
 
 
 def _boost(episode: Episode, query: Query, settings: RecallSettings) -> float:

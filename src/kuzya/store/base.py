@@ -8,7 +8,7 @@ of them: the privacy rule is the store's job, done inside its query.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.dates import Span
+from kuzya.entities import Mention
 from kuzya.model import Conversation, Episode, HistoryEvent, Message
 
 Hit = tuple[int, float]  # (memory id, score); higher is better
@@ -30,6 +31,7 @@ class NewEpisode:
     vector: npt.NDArray[np.float32]
     terms: str  # space-separated index terms (see kuzya.text.terms)
     events: tuple[Span, ...] = ()  # time expressions resolved against the time said
+    mentions: tuple[Mention, ...] = ()  # entity mentions found in the text
 
 
 class EpisodeStore(Protocol):
@@ -114,7 +116,42 @@ class SearchStore(Protocol):
     ) -> dict[int, npt.NDArray[np.float32]]: ...
 
 
-class Store(EpisodeStore, SearchStore, Protocol):
+class EntityStore(Protocol):
+    def gazetteer(self, namespace: str, speaker: str) -> dict[str, str]:
+        """Known names (alias -> entity key), with the speaker's own "my sister"-style
+        aliases on top."""
+        ...
+
+    def graph_search(
+        self,
+        namespace: str,
+        keys: Sequence[str],
+        seeds: Mapping[int, float],
+        participants: Sequence[str],
+        now: datetime,
+        k: int,
+    ) -> list[Hit]:
+        """Spreading activation from the entities named by `keys` and those of the seed
+        episodes (with their scores), over associations the participants may use; returns
+        visible episodes that mention activated entities."""
+        ...
+
+    def reinforce(
+        self,
+        namespace: str,
+        episode_ids: Sequence[int],
+        participants: Sequence[str],
+        now: datetime,
+    ) -> None:
+        """Strengthen the associations among the entities of episodes recalled together."""
+        ...
+
+    def prune(self, namespace: str, now: datetime, below: float) -> int:
+        """Drop associations whose decayed weight is below `below`; returns how many."""
+        ...
+
+
+class Store(EpisodeStore, SearchStore, EntityStore, Protocol):
     """Everything the engine needs from a backend."""
 
     @property

@@ -92,7 +92,50 @@ def m001_initial(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_initial]
+def m002_entities(db: sqlite3.Connection) -> None:
+    _run(
+        db,
+        """
+        CREATE TABLE entities (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            key TEXT NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            mentions INTEGER NOT NULL,
+            first_seen REAL NOT NULL,
+            last_seen REAL NOT NULL,
+            UNIQUE (namespace, key)
+        );
+        CREATE TABLE entity_aliases (
+            namespace TEXT NOT NULL,
+            speaker TEXT NOT NULL,
+            alias TEXT NOT NULL,
+            entity_id INTEGER NOT NULL REFERENCES entities (id),
+            PRIMARY KEY (namespace, speaker, alias)
+        ) WITHOUT ROWID;
+        CREATE TABLE mentions (
+            entity_id INTEGER NOT NULL,
+            episode_id INTEGER NOT NULL,
+            PRIMARY KEY (entity_id, episode_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX mentions_by_episode ON mentions (episode_id);
+        CREATE TABLE associations (
+            namespace TEXT NOT NULL,
+            audience_id INTEGER NOT NULL,
+            a INTEGER NOT NULL,
+            b INTEGER NOT NULL,
+            weight REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (namespace, audience_id, a, b)
+        ) WITHOUT ROWID;
+        CREATE INDEX associations_by_a ON associations (namespace, a);
+        CREATE INDEX associations_by_b ON associations (namespace, b)
+        """,
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_entities]
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:

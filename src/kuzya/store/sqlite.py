@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime
@@ -25,6 +25,7 @@ from kuzya.clock import from_epoch, to_epoch
 from kuzya.dates import Span
 from kuzya.errors import InvalidInput, NotFound, StoreError
 from kuzya.model import Attachment, Conversation, Episode, HistoryEvent
+from kuzya.store import sqlite_graph as graph
 from kuzya.store.base import Hit, NewEpisode
 from kuzya.store.migrations import migrate
 from kuzya.store.vectors import VectorIndex
@@ -108,8 +109,16 @@ def _retry_while_busy(action: Callable[[], None], timeout: float) -> None:
 class SQLiteStore:
     """Store port over one SQLite file. Thread-safe; one connection guarded by a lock."""
 
-    def __init__(self, path: str | Path, *, durable: bool = True, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        durable: bool = True,
+        timeout: float = 30.0,
+        half_life_days: float = 30.0,
+    ) -> None:
         self.path = Path(path)
+        self.half_life = half_life_days * 86400.0  # of association weights, in seconds
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -277,6 +286,8 @@ class SQLiteStore:
         ).lastrowid
         assert episode_id is not None
         _index_text(db, namespace, episode_id, audience_id, new.terms)
+        graph.record(db, namespace, episode_id, audience_id, msg.speaker, said_at, new.mentions,
+                     self.half_life)  # fmt: skip
         db.execute(
             "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
             (namespace, episode_id),
@@ -308,7 +319,8 @@ class SQLiteStore:
         now = time.time()
         with self._write() as db:
             row = db.execute(
-                "SELECT text, audience_id FROM episodes WHERE namespace = ? AND id = ?",
+                "SELECT text, audience_id, speaker, said_at FROM episodes "
+                "WHERE namespace = ? AND id = ?",
                 (namespace, episode_id),
             ).fetchone()
             if row is None:
@@ -326,6 +338,9 @@ class SQLiteStore:
             )
             db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
             _index_text(db, namespace, episode_id, row[1], new.terms)
+            graph.forget_mentions(db, episode_id)
+            graph.record(db, namespace, episode_id, row[1], row[2], row[3], new.mentions,
+                         self.half_life)  # fmt: skip
             db.execute(
                 "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
                 (namespace, episode_id),
@@ -343,6 +358,7 @@ class SQLiteStore:
             if not gone:
                 raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
             db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
+            graph.forget_mentions(db, episode_id)
             db.execute(
                 "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'remove')",
                 (namespace, episode_id),
@@ -636,6 +652,55 @@ class SQLiteStore:
                 (*params, *visible),
             ).fetchall()
             return [self._episode(row) for row in rows if int(row[0]) not in given]
+
+    # -- entities and associations ----------------------------------------------------
+
+    def gazetteer(self, namespace: str, speaker: str) -> dict[str, str]:
+        with self._lock:
+            return graph.gazetteer(self._db, namespace, speaker)
+
+    def graph_search(
+        self,
+        namespace: str,
+        keys: Sequence[str],
+        seeds: Mapping[int, float],
+        participants: Sequence[str],
+        now: datetime,
+        k: int,
+    ) -> list[Hit]:
+        with self._lock:
+            visible = self._visible_audiences(namespace, participants)
+            activation: dict[int, float] = dict.fromkeys(
+                graph.entity_ids(self._db, namespace, keys), 1.0
+            )
+            for episode_id, entities in graph.entities_of(self._db, list(seeds)).items():
+                for entity in entities:
+                    activation[entity] = max(activation.get(entity, 0.0), seeds[episode_id])
+            spread = graph.spread(
+                self._db, namespace, activation, visible, to_epoch(now), self.half_life
+            )
+            return graph.episodes_of(self._db, namespace, spread, visible, k)
+
+    def reinforce(
+        self,
+        namespace: str,
+        episode_ids: Sequence[int],
+        participants: Sequence[str],
+        now: datetime,
+    ) -> None:
+        with self._lock:
+            together = sorted({e for ids in graph.entities_of(self._db, episode_ids).values()
+                               for e in ids})  # fmt: skip
+        if len(together) < 2:
+            return
+        with self._write() as db:
+            audience = self._audience_id(db, namespace, participants)
+            pairs = [(a, b) for i, a in enumerate(together) for b in together[i + 1 :]]
+            graph.strengthen(db, namespace, audience, pairs, to_epoch(now), 0.5, self.half_life)
+
+    def prune(self, namespace: str, now: datetime, below: float) -> int:
+        with self._write() as db:
+            return graph.prune(db, namespace, to_epoch(now), self.half_life, below)
 
     def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
         return self._sync().vectors(namespace, ids)

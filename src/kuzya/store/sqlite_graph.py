@@ -1,0 +1,234 @@
+"""Entities, their mentions and their associations in the SQLite store.
+
+Associations are kept per audience (the audience of the episodes they were learned
+from), so that spreading activation for a group only walks edges its members could have
+learned themselves. A weight decays exponentially between updates (half-life) and grows
+by one each time the two entities occur together (Hebbian).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+
+from kuzya.entities import Mention
+
+
+def _in(values: Sequence[object]) -> str:
+    return ",".join("?" * len(values))
+
+
+def decayed(weight: float, since: float, now: float, half_life: float) -> float:
+    return float(weight * 0.5 ** (max(0.0, now - since) / half_life))
+
+
+def gazetteer(db: sqlite3.Connection, namespace: str, speaker: str) -> dict[str, str]:
+    """Alias -> entity key for the names known in the namespace, with the speaker's own
+    relational aliases ("my brother" -> "leo") on top."""
+    rows = db.execute(
+        "SELECT a.speaker, a.alias, e.key FROM entity_aliases a JOIN entities e "
+        "ON e.id = a.entity_id WHERE a.namespace = ? AND a.speaker IN ('', ?)",
+        (namespace, speaker),
+    ).fetchall()
+    known = {alias: key for who, alias, key in rows if who == ""}
+    known.update({alias: key for who, alias, key in rows if who == speaker})
+    return known
+
+
+def _entity(
+    db: sqlite3.Connection, namespace: str, mention: Mention, speaker: str, said_at: float
+) -> int:
+    row = db.execute(
+        "SELECT id FROM entities WHERE namespace = ? AND key = ?", (namespace, mention.key)
+    ).fetchone()
+    if row is None:
+        entity_id = db.execute(
+            "INSERT INTO entities (namespace, key, name, kind, mentions, first_seen, last_seen) "
+            "VALUES (?, ?, ?, ?, 1, ?, ?)",
+            (namespace, mention.key, mention.name, mention.kind, said_at, said_at),
+        ).lastrowid
+        assert entity_id is not None
+        db.execute(
+            "INSERT OR IGNORE INTO entity_aliases VALUES (?, '', ?, ?)",
+            (namespace, mention.key, entity_id),
+        )
+    else:
+        entity_id = int(row[0])
+        db.execute(
+            "UPDATE entities SET mentions = mentions + 1, last_seen = max(last_seen, ?), "
+            "kind = CASE WHEN kind = 'name' THEN ? ELSE kind END WHERE id = ?",
+            (said_at, mention.kind, entity_id),
+        )
+    if mention.relation:
+        db.execute(
+            "INSERT OR REPLACE INTO entity_aliases VALUES (?, ?, ?, ?)",
+            (namespace, speaker, f"my {mention.relation}", entity_id),
+        )
+    return entity_id
+
+
+def record(
+    db: sqlite3.Connection,
+    namespace: str,
+    episode_id: int,
+    audience_id: int,
+    speaker: str,
+    said_at: float,
+    found: Sequence[Mention],
+    half_life: float,
+) -> None:
+    """Link an episode to its entities and strengthen the associations among them."""
+    ids = sorted({_entity(db, namespace, m, speaker, said_at) for m in found})
+    db.executemany("INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(i, episode_id) for i in ids])
+    strengthen(db, namespace, audience_id, itertools.combinations(ids, 2), said_at, 1.0,
+               half_life)  # fmt: skip
+
+
+def strengthen(
+    db: sqlite3.Connection,
+    namespace: str,
+    audience_id: int,
+    pairs: Iterable[tuple[int, int]],
+    now: float,
+    amount: float,
+    half_life: float,
+) -> None:
+    for a, b in pairs:
+        a, b = min(a, b), max(a, b)
+        row = db.execute(
+            "SELECT weight, updated_at FROM associations "
+            "WHERE namespace = ? AND audience_id = ? AND a = ? AND b = ?",
+            (namespace, audience_id, a, b),
+        ).fetchone()
+        weight = amount + (0.0 if row is None else decayed(row[0], row[1], now, half_life))
+        updated = now if row is None else max(now, row[1])
+        db.execute(
+            "INSERT OR REPLACE INTO associations VALUES (?, ?, ?, ?, ?, ?)",
+            (namespace, audience_id, a, b, weight, updated),
+        )
+
+
+def entity_ids(db: sqlite3.Connection, namespace: str, keys: Sequence[str]) -> dict[int, int]:
+    """Entity id -> mention count for the given keys."""
+    if not keys:
+        return {}
+    rows = db.execute(
+        f"SELECT id, mentions FROM entities WHERE namespace = ? AND key IN ({_in(keys)})",
+        (namespace, *keys),
+    )
+    return {int(r[0]): int(r[1]) for r in rows}
+
+
+def entities_of(db: sqlite3.Connection, episode_ids: Sequence[int]) -> dict[int, list[int]]:
+    if not episode_ids:
+        return {}
+    found: dict[int, list[int]] = {}
+    for entity_id, episode_id in db.execute(
+        f"SELECT entity_id, episode_id FROM mentions WHERE episode_id IN ({_in(episode_ids)})",
+        episode_ids,
+    ):
+        found.setdefault(int(episode_id), []).append(int(entity_id))
+    return found
+
+
+def spread(
+    db: sqlite3.Connection,
+    namespace: str,
+    seeds: Mapping[int, float],
+    visible: Sequence[int],
+    now: float,
+    half_life: float,
+) -> dict[int, float]:
+    """One step of spreading activation over the associations the audience may use.
+
+    What an entity passes on is divided by its total association weight, so that a hub
+    linked to everything hands each neighbour only a little.
+    """
+    if not seeds or not visible:
+        return dict(seeds)
+    ids = list(seeds)
+    rows = db.execute(
+        "SELECT a, b, weight, updated_at FROM associations WHERE namespace = ? "
+        f"AND audience_id IN ({_in(visible)}) AND (a IN ({_in(ids)}) OR b IN ({_in(ids)}))",
+        (namespace, *visible, *ids, *ids),
+    ).fetchall()
+    out_weight: dict[int, float] = {}
+    edges: list[tuple[int, int, float]] = []
+    for a, b, weight, updated in rows:
+        w = decayed(weight, updated, now, half_life)
+        for source, target in ((a, b), (b, a)):
+            if source in seeds:
+                edges.append((source, target, w))
+                out_weight[source] = out_weight.get(source, 0.0) + w
+    activation = dict(seeds)
+    for source, target, w in edges:
+        share = seeds[source] * w / (1.0 + out_weight[source])
+        activation[target] = activation.get(target, 0.0) + share
+    return activation
+
+
+def episodes_of(
+    db: sqlite3.Connection,
+    namespace: str,
+    activation: Mapping[int, float],
+    visible: Sequence[int],
+    k: int,
+) -> list[tuple[int, float]]:
+    """Visible episodes that mention activated entities, scored by the activation they
+    carry, rarer entities counting more."""
+    if not activation or not visible:
+        return []
+    ids = list(activation)
+    rows = db.execute(
+        "SELECT m.episode_id, m.entity_id, n.mentions FROM mentions m "
+        "JOIN entities n ON n.id = m.entity_id JOIN episodes e ON e.id = m.episode_id "
+        f"WHERE m.entity_id IN ({_in(ids)}) AND e.namespace = ? "
+        f"AND e.audience_id IN ({_in(visible)})",
+        (*ids, namespace, *visible),
+    ).fetchall()
+    scores: dict[int, float] = {}
+    for episode_id, entity_id, count in rows:
+        score = activation[entity_id] / math.log(2.0 + count)
+        scores[int(episode_id)] = scores.get(int(episode_id), 0.0) + score
+    return sorted(scores.items(), key=lambda pair: -pair[1])[:k]
+
+
+def prune(
+    db: sqlite3.Connection, namespace: str, now: float, half_life: float, below: float
+) -> int:
+    """Delete associations whose decayed weight fell below `below`; returns how many."""
+    weak = [
+        (audience, a, b)
+        for audience, a, b, weight, updated in db.execute(
+            "SELECT audience_id, a, b, weight, updated_at FROM associations WHERE namespace = ?",
+            (namespace,),
+        ).fetchall()
+        if decayed(weight, updated, now, half_life) < below
+    ]
+    db.executemany(
+        "DELETE FROM associations WHERE namespace = ? AND audience_id = ? AND a = ? AND b = ?",
+        [(namespace, *edge) for edge in weak],
+    )
+    return len(weak)
+
+
+def forget_mentions(db: sqlite3.Connection, episode_id: int) -> None:
+    """Unlink an episode; an entity no longer mentioned anywhere is erased with its
+    aliases and associations (its name must not outlive the words it came from)."""
+    ids = [int(r[0]) for r in db.execute(
+        "SELECT entity_id FROM mentions WHERE episode_id = ?", (episode_id,)
+    )]  # fmt: skip
+    db.execute("DELETE FROM mentions WHERE episode_id = ?", (episode_id,))
+    if not ids:
+        return
+    db.execute(f"UPDATE entities SET mentions = mentions - 1 WHERE id IN ({_in(ids)})", ids)
+    orphans = [int(r[0]) for r in db.execute(
+        f"SELECT id FROM entities WHERE id IN ({_in(ids)}) AND mentions <= 0", ids
+    )]  # fmt: skip
+    if orphans:
+        marks = _in(orphans)
+        db.execute(f"DELETE FROM entity_aliases WHERE entity_id IN ({marks})", orphans)
+        db.execute(f"DELETE FROM associations WHERE a IN ({marks}) OR b IN ({marks})", orphans * 2)
+        db.execute(f"DELETE FROM entities WHERE id IN ({marks})", orphans)
