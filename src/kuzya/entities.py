@@ -127,6 +127,7 @@ def mentions(text: str, gazetteer: Mapping[str, str] | None = None) -> list[Ment
         *_capitalised(text),
     ]
     for mention in candidates:
-        if mention.key and mention.key not in by_key:
-            by_key[mention.key] = mention
+        canonical = (gazetteer or {}).get(mention.key, mention.key)  # a known alias
+        if canonical and canonical not in by_key:
+            by_key[canonical] = Mention(mention.name, canonical, mention.relation)
     return list(by_key.values())

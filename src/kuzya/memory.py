@@ -9,11 +9,21 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from kuzya import dates, entities, validate
+from kuzya import consolidate, dates, entities, validate
 from kuzya import recall as recall_pipeline
 from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
 from kuzya.errors import InvalidInput
-from kuzya.model import Attachment, Conversation, Episode, HistoryEvent, Message, Recall, RecallItem
+from kuzya.model import (
+    Attachment,
+    Conversation,
+    Entity,
+    EntityChange,
+    Episode,
+    HistoryEvent,
+    Message,
+    Recall,
+    RecallItem,
+)
 from kuzya.recall import RecallSettings
 from kuzya.store.base import NewEpisode, Store
 from kuzya.store.sqlite import SQLiteStore
@@ -298,6 +308,18 @@ class Memory:
         present = validate.names(participants, "participants")
         ids = [source for item in recall.items for source in item.sources]
         self.store.reinforce(self.namespace, ids, present, recall.now)
+
+    def entities(self) -> list[Entity]:
+        """Entities of this namespace with their aliases and mention counts."""
+        return self.store.entities(self.namespace)
+
+    def merge_entities(self, *, min_cosine: float = 0.25) -> list[EntityChange]:
+        """Merge two names of one entity ("Mel" and "Melanie"); each merge is recorded."""
+        return consolidate.merge_entities(self.store, self.namespace, min_cosine)
+
+    def unmerge_entities(self, change_id: int) -> EntityChange:
+        """Undo a merge made by `merge_entities`."""
+        return self.store.unmerge_entities(self.namespace, validate.memory_id(change_id))
 
     def prune(self, *, now: datetime | str | None = None, below: float = 0.05) -> int:
         """Drop associations that decayed below `below`; returns how many were dropped."""

@@ -52,6 +52,30 @@ class Message:
 
 
 @dataclass(frozen=True)
+class Entity:
+    """A person, pet, place or thing the memories mention, under its canonical name."""
+
+    id: int
+    key: str
+    name: str
+    kind: str
+    mentions: int
+    aliases: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class EntityChange:
+    """A merge (or the split that undid one), kept in the entity history."""
+
+    id: int
+    event: str  # "MERGE" | "SPLIT"
+    entity_id: int  # the entity that absorbed the other, or the one split out again
+    name: str  # the name that was merged in or split out
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class Conversation:
     """A session: everyone who took part in it and when it ran."""
 

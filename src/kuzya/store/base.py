@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from kuzya.dates import Span
 from kuzya.entities import Mention
-from kuzya.model import Conversation, Episode, HistoryEvent, Message
+from kuzya.model import Conversation, Entity, EntityChange, Episode, HistoryEvent, Message
 
 Hit = tuple[int, float]  # (memory id, score); higher is better
 
@@ -148,6 +148,20 @@ class EntityStore(Protocol):
 
     def prune(self, namespace: str, now: datetime, below: float) -> int:
         """Drop associations whose decayed weight is below `below`; returns how many."""
+        ...
+
+    def entities(self, namespace: str) -> list[Entity]: ...
+
+    def entity_episodes(self, namespace: str, entity_id: int) -> list[int]:
+        """Ids of the episodes that mention the entity."""
+        ...
+
+    def merge_entities(self, namespace: str, source: int, target: int, reason: str) -> EntityChange:
+        """Two names of one entity: fold `source` into `target`, recorded and reversible."""
+        ...
+
+    def unmerge_entities(self, namespace: str, change_id: int) -> EntityChange:
+        """Undo a merge: the merged entity comes back with its aliases and mentions."""
         ...
 
 

@@ -130,7 +130,15 @@ def m002_entities(db: sqlite3.Connection) -> None:
             PRIMARY KEY (namespace, audience_id, a, b)
         ) WITHOUT ROWID;
         CREATE INDEX associations_by_a ON associations (namespace, a);
-        CREATE INDEX associations_by_b ON associations (namespace, b)
+        CREATE INDEX associations_by_b ON associations (namespace, b);
+        CREATE TABLE entity_history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            event TEXT NOT NULL,
+            entity_id INTEGER NOT NULL,
+            detail TEXT NOT NULL,
+            at REAL NOT NULL
+        )
         """,
     )
 

@@ -24,7 +24,14 @@ import numpy.typing as npt
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.dates import Span
 from kuzya.errors import InvalidInput, NotFound, StoreError
-from kuzya.model import Attachment, Conversation, Episode, HistoryEvent
+from kuzya.model import (
+    Attachment,
+    Conversation,
+    Entity,
+    EntityChange,
+    Episode,
+    HistoryEvent,
+)
 from kuzya.store import sqlite_graph as graph
 from kuzya.store.base import Hit, NewEpisode
 from kuzya.store.migrations import migrate
@@ -697,6 +704,72 @@ class SQLiteStore:
             audience = self._audience_id(db, namespace, participants)
             pairs = [(a, b) for i, a in enumerate(together) for b in together[i + 1 :]]
             graph.strengthen(db, namespace, audience, pairs, to_epoch(now), 0.5, self.half_life)
+
+    def entities(self, namespace: str) -> list[Entity]:
+        with self._lock:
+            aliases: dict[int, set[str]] = {}
+            for entity_id, alias in self._db.execute(
+                "SELECT entity_id, alias FROM entity_aliases WHERE namespace = ?", (namespace,)
+            ):
+                aliases.setdefault(int(entity_id), set()).add(alias)
+            return [
+                Entity(i, key, name, kind, count, frozenset(aliases.get(i, ())))
+                for i, key, name, kind, count in graph.entity_rows(self._db, namespace)
+            ]
+
+    def entity_episodes(self, namespace: str, entity_id: int) -> list[int]:
+        with self._lock:
+            return (
+                graph.mentioned_in(self._db, entity_id) if self._owns(namespace, entity_id) else []
+            )
+
+    def merge_entities(self, namespace: str, source: int, target: int, reason: str) -> EntityChange:
+        now = time.time()
+        with self._write() as db:
+            if source == target or not (self._owns(namespace, source)
+                                         and self._owns(namespace, target)):  # fmt: skip
+                raise NotFound(f"no entities {source} and {target} to merge in {namespace!r}")
+            undo = graph.merge(db, namespace, source, target)
+            detail = json.dumps({"undo": undo, "reason": reason}, ensure_ascii=False)
+            change = db.execute(
+                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
+                "VALUES (?, 'MERGE', ?, ?, ?)",
+                (namespace, target, detail, now),
+            ).lastrowid
+        assert change is not None
+        return EntityChange(change, "MERGE", target, undo["name"], reason, from_epoch(now))
+
+    def unmerge_entities(self, namespace: str, change_id: int) -> EntityChange:
+        now = time.time()
+        with self._write() as db:
+            row = db.execute(
+                "SELECT entity_id, detail FROM entity_history WHERE namespace = ? AND id = ? "
+                "AND event = 'MERGE'",
+                (namespace, change_id),
+            ).fetchone()
+            if row is None or not self._owns(namespace, int(row[0])):
+                raise NotFound(f"no merge {change_id} to undo in namespace {namespace!r}")
+            detail = json.loads(row[1])
+            entity_id = graph.unmerge(db, namespace, int(row[0]), detail["undo"], now)
+            reason = f"undo of merge {change_id}"
+            split = db.execute(
+                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
+                "VALUES (?, 'SPLIT', ?, ?, ?)",
+                (namespace, entity_id, json.dumps({"reason": reason}), now),
+            ).lastrowid
+            db.execute("UPDATE entity_history SET event = 'MERGE-UNDONE' WHERE id = ?",
+                       (change_id,))  # fmt: skip
+        assert split is not None
+        return EntityChange(split, "SPLIT", entity_id, detail["undo"]["name"], reason,
+                            from_epoch(now))  # fmt: skip
+
+    def _owns(self, namespace: str, entity_id: int) -> bool:
+        return (
+            self._db.execute(
+                "SELECT 1 FROM entities WHERE namespace = ? AND id = ?", (namespace, entity_id)
+            ).fetchone()
+            is not None
+        )
 
     def prune(self, namespace: str, now: datetime, below: float) -> int:
         with self._write() as db:

@@ -12,6 +12,7 @@ import itertools
 import math
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from kuzya.entities import Mention
 
@@ -232,3 +233,105 @@ def forget_mentions(db: sqlite3.Connection, episode_id: int) -> None:
         db.execute(f"DELETE FROM entity_aliases WHERE entity_id IN ({marks})", orphans)
         db.execute(f"DELETE FROM associations WHERE a IN ({marks}) OR b IN ({marks})", orphans * 2)
         db.execute(f"DELETE FROM entities WHERE id IN ({marks})", orphans)
+
+
+def entity_rows(db: sqlite3.Connection, namespace: str) -> list[tuple[int, str, str, str, int]]:
+    """(id, key, name, kind, mentions) of every entity in the namespace."""
+    return [
+        (int(r[0]), r[1], r[2], r[3], int(r[4]))
+        for r in db.execute(
+            "SELECT id, key, name, kind, mentions FROM entities WHERE namespace = ? ORDER BY id",
+            (namespace,),
+        )
+    ]
+
+
+def mentioned_in(db: sqlite3.Connection, entity_id: int) -> list[int]:
+    return [
+        int(r[0])
+        for r in db.execute(
+            "SELECT episode_id FROM mentions WHERE entity_id = ? ORDER BY episode_id",
+            (entity_id,),
+        )
+    ]
+
+
+def merge(db: sqlite3.Connection, namespace: str, source: int, target: int) -> dict[str, Any]:
+    """Fold `source` into `target`: its mentions, aliases and associations move over.
+    Returns what `unmerge` needs to undo it."""
+    name, key, kind = db.execute(
+        "SELECT name, key, kind FROM entities WHERE id = ?", (source,)
+    ).fetchone()
+    undo = {
+        "name": name,
+        "key": key,
+        "kind": kind,
+        "episodes": mentioned_in(db, source),
+        "target_episodes": mentioned_in(db, target),
+        "aliases": [list(row) for row in db.execute(
+            "SELECT speaker, alias FROM entity_aliases WHERE entity_id = ?", (source,)
+        )],
+    }  # fmt: skip
+    edges = db.execute(
+        "SELECT audience_id, a, b, weight, updated_at FROM associations "
+        "WHERE namespace = ? AND (a = ? OR b = ?)",
+        (namespace, source, source),
+    ).fetchall()
+    db.executemany(
+        "INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(target, e) for e in undo["episodes"]]
+    )
+    db.execute("DELETE FROM mentions WHERE entity_id = ?", (source,))
+    db.execute("UPDATE entity_aliases SET entity_id = ? WHERE entity_id = ?", (target, source))
+    db.execute(
+        "DELETE FROM associations WHERE namespace = ? AND (a = ? OR b = ?)",
+        (namespace, source, source),
+    )
+    for audience, a, b, weight, updated in edges:
+        other = b if a == source else a
+        if other != target:
+            db.execute(
+                "INSERT INTO associations VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+                "weight = weight + excluded.weight, "
+                "updated_at = max(updated_at, excluded.updated_at)",
+                (namespace, audience, min(other, target), max(other, target), weight, updated),
+            )
+    _recount(db, target)
+    db.execute("DELETE FROM entities WHERE id = ?", (source,))
+    return undo
+
+
+def unmerge(
+    db: sqlite3.Connection, namespace: str, target: int, undo: Mapping[str, Any], now: float
+) -> int:
+    """Split a merged entity out again; returns its new id. It gets back its aliases and
+    the episodes it was mentioned in before the merge; associations stay with the target."""
+    episodes = [int(e) for e in undo["episodes"]]
+    entity_id = db.execute(
+        "INSERT INTO entities (namespace, key, name, kind, mentions, first_seen, last_seen) "
+        "VALUES (?, ?, ?, ?, 0, ?, ?)",
+        (namespace, undo["key"], undo["name"], undo["kind"], now, now),
+    ).lastrowid
+    assert entity_id is not None
+    db.executemany(
+        "UPDATE entity_aliases SET entity_id = ? WHERE namespace = ? AND speaker = ? AND alias = ?",
+        [(entity_id, namespace, speaker, alias) for speaker, alias in undo["aliases"]],
+    )
+    db.executemany(
+        "INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(entity_id, e) for e in episodes]
+    )
+    only_source = set(episodes) - {int(e) for e in undo["target_episodes"]}
+    db.executemany(
+        "DELETE FROM mentions WHERE entity_id = ? AND episode_id = ?",
+        [(target, e) for e in sorted(only_source)],
+    )
+    _recount(db, target)
+    _recount(db, entity_id)
+    return entity_id
+
+
+def _recount(db: sqlite3.Connection, entity_id: int) -> None:
+    db.execute(
+        "UPDATE entities SET mentions = (SELECT COUNT(*) FROM mentions WHERE entity_id = ?) "
+        "WHERE id = ?",
+        (entity_id, entity_id),
+    )

@@ -1,0 +1,71 @@
+"""Two names of one entity are merged (recorded, reversible); two people are not."""
+
+from __future__ import annotations
+
+import pytest
+
+from kuzya import Memory
+from kuzya.consolidate import short_form
+from kuzya.errors import NotFound
+
+TALK = [
+    ("ana", "My friend Melanie paints landscapes and loves camping."),
+    ("bob", "Yesterday Mel showed me her new painting of a lake."),
+    ("ana", "Our colleague Sam fixed the printer in accounting."),
+    ("ana", "My aunt Samantha is visiting Rome with her kids."),
+    ("bob", "I think Melanie went camping with her kids last weekend."),
+    ("ana", "I played chess with Kate and Katherine, the twins."),
+]
+
+
+@pytest.fixture
+def talk(memory: Memory) -> Memory:
+    for speaker, text in TALK:
+        memory.remember(text, speaker=speaker, participants=["ana", "bob"], conversation="g")
+    return memory
+
+
+def keys(memory: Memory) -> dict[str, int]:
+    return {e.key: e.mentions for e in memory.entities()}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [("mel", "melanie", True), ("kate", "katherine", True), ("sam", "samantha", True),
+     ("leo", "leonardo", True), ("ann", "anna", True), ("al", "alice", False),
+     ("mel", "mila", False), ("kate", "kate", False), ("rome", "romeo", True),
+     ("york", "new york", False), ("leo", "leo tolstoy", True)],
+)  # fmt: skip
+def test_short_form(a: str, b: str, expected: bool) -> None:
+    assert short_form(a, b) is expected
+
+
+def test_short_name_merges_into_the_long_one_and_can_be_undone(talk: Memory) -> None:
+    before = keys(talk)
+    assert before["mel"] == 1 and before["melanie"] == 2
+    changes = talk.merge_entities()
+    merged = {c.name for c in changes}
+    assert "Mel" in merged
+    assert "Sam" not in merged  # different contexts: two people
+    assert "Kate" not in merged  # named together: two people
+    after = {e.key: e for e in talk.entities()}
+    assert "mel" not in after
+    assert after["melanie"].mentions == 3 and "mel" in after["melanie"].aliases
+    change = next(c for c in changes if c.name == "Mel")
+    assert change.event == "MERGE" and "context cosine" in change.reason
+
+    # the alias now links new mentions to Melanie
+    talk.remember("I think Mel would love this lake.", speaker="bob", participants=["ana", "bob"])
+    assert {e.key: e.mentions for e in talk.entities()}["melanie"] == 4
+
+    undone = talk.unmerge_entities(change.id)
+    assert undone.event == "SPLIT" and undone.name == "Mel"
+    restored = keys(talk)
+    assert restored["mel"] == 1 and restored["melanie"] == 3
+    with pytest.raises(NotFound):
+        talk.unmerge_entities(change.id)  # a merge is undone once
+
+
+def test_unknown_merge_is_not_found(talk: Memory) -> None:
+    with pytest.raises(NotFound):
+        talk.unmerge_entities(999)
