@@ -146,11 +146,14 @@ class RecallItem:
     def words(self) -> int:
         return len(self.line().split())
 
+    def dated_text(self) -> str:
+        """The text followed by the dates its time expressions mean."""
+        dates = "; ".join(f"{e.phrase} = {e.label()}" for e in self.events)
+        return f"{self.text} ({dates})" if dates else self.text
+
     def line(self) -> str:
         """The item as it appears in a prompt: who said it, what, and the dates it means."""
-        text = f"{self.speaker}: {self.text}" if self.speaker else self.text
-        dates = "; ".join(f"{e.phrase} = {e.label()}" for e in self.events)
-        return f"{text} ({dates})" if dates else text
+        return f"{self.speaker}: {self.dated_text()}" if self.speaker else self.dated_text()
 
 
 @dataclass(frozen=True)

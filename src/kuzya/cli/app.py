@@ -75,7 +75,7 @@ def show_recall(recall: Recall, title: str) -> None:
             f"{item.score:.3f}",
             item.said_at.strftime("%Y-%m-%d %H:%M"),
             Text(item.speaker),
-            Text(item.text),
+            Text(item.dated_text()),
             ",".join(f"#{s}" for s in item.sources),
         )
     console.print(table)
@@ -144,6 +144,10 @@ def _item_json(item: Any) -> dict[str, Any]:
         "said_at": item.said_at.isoformat(),
         "stored_at": item.stored_at.isoformat(),
         "sources": list(item.sources),
+        "events": [
+            {"phrase": e.phrase, "start": e.start.isoformat(), "end": e.end.isoformat()}
+            for e in item.events
+        ],
     }
 
 
