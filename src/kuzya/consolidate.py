@@ -1,9 +1,11 @@
-"""Consolidation rules that need no LLM: merging two names of one entity.
+"""Consolidation rules without an LLM: merge two names of one entity, split one name
+used for two.
 
 "Mel" and "Melanie", "Kate" and "Katherine" are merged when one name is a short form of
 the other, the two are never named in the same message (two people talked about together
 are two people), and the messages that mention them are about the same things (their
-context centroids agree). Every merge is recorded and can be undone.
+context centroids agree). Every merge and split is recorded; a merge can be undone, and
+a split is undone by merging the two back.
 """
 
 from __future__ import annotations
@@ -80,3 +82,51 @@ def _try_merge(
         f"context cosine {cosine:.2f}"
     )
     return store.merge_entities(namespace, source.id, target.id, reason)
+
+
+def _two_groups(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two-means on unit vectors, seeded with the least similar pair (deterministic)."""
+    similarity = vectors @ vectors.T
+    first, second = np.unravel_index(int(np.argmin(similarity)), similarity.shape)
+    centroids = vectors[[first, second]]
+    labels = np.zeros(len(vectors), dtype=int)
+    for _ in range(10):
+        labels = np.argmax(vectors @ centroids.T, axis=1)
+        if labels.min() == labels.max():
+            break
+        centroids = np.stack([vectors[labels == side].mean(axis=0) for side in (0, 1)])
+        centroids /= np.linalg.norm(centroids, axis=1, keepdims=True)
+    return labels, centroids
+
+
+def split_entities(
+    store: Store, namespace: str, margin: float = 0.35, min_mentions: int = 4
+) -> list[EntityChange]:
+    """One name used for two entities ("Sam from accounting", "my nephew Sam"): when the
+    messages naming it fall into two tight groups far apart (each message is closer to its
+    group's centre than the two centres are to each other, by `margin`), the smaller group
+    becomes a second entity of that name."""
+    changes = []
+    for entity in store.entities(namespace):
+        if entity.kind not in NAMED_KINDS | {"pet"} or entity.mentions < min_mentions:
+            continue
+        episodes = store.entity_episodes(namespace, entity.id)
+        found = store.vector_of(namespace, episodes)
+        ids = [e for e in episodes if e in found]
+        if len(ids) < min_mentions:
+            continue
+        vectors = np.stack([found[e] for e in ids])
+        labels, centroids = _two_groups(vectors)
+        sizes = np.bincount(labels, minlength=2)
+        cosine = float(centroids[0] @ centroids[1])
+        cohesion = float(np.mean(np.sum(vectors * centroids[labels], axis=1)))
+        if sizes.min() < 2 or cohesion - cosine < margin:
+            continue
+        smaller = int(np.argmin(sizes))
+        moved = [e for e, label in zip(ids, labels, strict=True) if label == smaller]
+        reason = (
+            f"{entity.name!r} is used in two unrelated contexts ({int(sizes[0])} and "
+            f"{int(sizes[1])} messages; cohesion {cohesion:.2f}, between {cosine:.2f})"
+        )
+        changes.append(store.split_entity(namespace, entity.id, moved, reason))
+    return changes

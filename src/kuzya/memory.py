@@ -317,6 +317,19 @@ class Memory:
         """Merge two names of one entity ("Mel" and "Melanie"); each merge is recorded."""
         return consolidate.merge_entities(self.store, self.namespace, min_cosine)
 
+    def split_entities(self, *, margin: float = 0.35) -> list[EntityChange]:
+        """Split a name used for two entities ("Sam from accounting", "my nephew Sam")."""
+        return consolidate.split_entities(self.store, self.namespace, margin)
+
+    def merge_entity_into(self, source: int, target: int, *, reason: str) -> EntityChange:
+        """Merge one entity into another by hand (also undoes a split)."""
+        return self.store.merge_entities(
+            self.namespace,
+            validate.memory_id(source),
+            validate.memory_id(target),
+            validate.text(reason, "reason"),
+        )
+
     def unmerge_entities(self, change_id: int) -> EntityChange:
         """Undo a merge made by `merge_entities`."""
         return self.store.unmerge_entities(self.namespace, validate.memory_id(change_id))

@@ -61,6 +61,7 @@ class Entity:
     kind: str
     mentions: int
     aliases: frozenset[str] = frozenset()
+    sense: int = 0  # 1, 2, ... for other entities that share the name
 
 
 @dataclass(frozen=True)

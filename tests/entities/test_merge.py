@@ -69,3 +69,48 @@ def test_short_name_merges_into_the_long_one_and_can_be_undone(talk: Memory) -> 
 def test_unknown_merge_is_not_found(talk: Memory) -> None:
     with pytest.raises(NotFound):
         talk.unmerge_entities(999)
+
+
+SAMS = [
+    "I think Sam from accounting approved my expense report.",
+    "I had lunch with Sam from accounting to discuss the budget.",
+    "Apparently Sam in accounting says the invoices are late.",
+    "My nephew Sam turned five and loves dinosaurs.",
+    "Yesterday Sam, my nephew, built a Lego castle.",
+    "I took my nephew Sam to the zoo to see the lions.",
+]
+MELANIE = [
+    "My friend Melanie paints landscapes.",
+    "I think Melanie went camping with her kids.",
+    "Last week Melanie ran a charity race.",
+    "We met Melanie at the pottery class.",
+]
+
+
+def test_one_name_for_two_people_is_split_and_later_mentions_follow_context(
+    memory: Memory,
+) -> None:
+    stored = [memory.remember(text, speaker="ana") for text in SAMS + MELANIE]
+    changes = memory.split_entities()
+    assert [c.name for c in changes] == ["Sam"]  # Melanie's varied life stays one person
+    sams = sorted((e for e in memory.entities() if e.key == "sam"), key=lambda e: e.sense)
+    assert [e.sense for e in sams] == [0, 1] and [e.mentions for e in sams] == [3, 3]
+    groups = [set(memory.store.entity_episodes(memory.namespace, e.id)) for e in sams]
+    accounting = {stored[i].id for i in range(3)}
+    nephew = {stored[i].id for i in range(3, 6)}
+    assert sorted(groups, key=min) == [accounting, nephew]
+
+    work = memory.remember("Sam from accounting wants the budget numbers by Friday.",
+                           speaker="ana")  # fmt: skip
+    family = memory.remember("For his birthday my nephew Sam wants a dinosaur book.",
+                             speaker="ana")  # fmt: skip
+    by_sense = {e.id: set(memory.store.entity_episodes(memory.namespace, e.id)) for e in sams}
+    owner = {episode: entity for entity, eps in by_sense.items() for episode in eps}
+    assert owner[work.id] == owner[stored[0].id]
+    assert owner[family.id] == owner[stored[3].id]
+
+    # a split is undone by merging the two back
+    new_sense = changes[0].entity_id
+    other = next(e.id for e in sams if e.id != new_sense)
+    memory.merge_entity_into(new_sense, other, reason="the same Sam after all")
+    assert [e.mentions for e in memory.entities() if e.key == "sam"] == [8]

@@ -160,6 +160,13 @@ class EntityStore(Protocol):
         """Two names of one entity: fold `source` into `target`, recorded and reversible."""
         ...
 
+    def split_entity(
+        self, namespace: str, entity_id: int, episodes: Sequence[int], reason: str
+    ) -> EntityChange:
+        """One name, two entities: the mentions in `episodes` go to a new sense of the
+        name, and later mentions go to whichever sense their context is closer to."""
+        ...
+
     def unmerge_entities(self, namespace: str, change_id: int) -> EntityChange:
         """Undo a merge: the merged entity comes back with its aliases and mentions."""
         ...

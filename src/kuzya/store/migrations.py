@@ -100,12 +100,13 @@ def m002_entities(db: sqlite3.Connection) -> None:
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             namespace TEXT NOT NULL,
             key TEXT NOT NULL,
+            sense INTEGER NOT NULL,
             name TEXT NOT NULL,
             kind TEXT NOT NULL,
             mentions INTEGER NOT NULL,
             first_seen REAL NOT NULL,
             last_seen REAL NOT NULL,
-            UNIQUE (namespace, key)
+            UNIQUE (namespace, key, sense)
         );
         CREATE TABLE entity_aliases (
             namespace TEXT NOT NULL,

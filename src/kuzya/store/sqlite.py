@@ -294,7 +294,7 @@ class SQLiteStore:
         assert episode_id is not None
         _index_text(db, namespace, episode_id, audience_id, new.terms)
         graph.record(db, namespace, episode_id, audience_id, msg.speaker, said_at, new.mentions,
-                     self.half_life)  # fmt: skip
+                     new.vector, self.half_life)  # fmt: skip
         db.execute(
             "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
             (namespace, episode_id),
@@ -347,7 +347,7 @@ class SQLiteStore:
             _index_text(db, namespace, episode_id, row[1], new.terms)
             graph.forget_mentions(db, episode_id)
             graph.record(db, namespace, episode_id, row[1], row[2], row[3], new.mentions,
-                         self.half_life)  # fmt: skip
+                         new.vector, self.half_life)  # fmt: skip
             db.execute(
                 "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
                 (namespace, episode_id),
@@ -713,8 +713,8 @@ class SQLiteStore:
             ):
                 aliases.setdefault(int(entity_id), set()).add(alias)
             return [
-                Entity(i, key, name, kind, count, frozenset(aliases.get(i, ())))
-                for i, key, name, kind, count in graph.entity_rows(self._db, namespace)
+                Entity(i, key, name, kind, count, frozenset(aliases.get(i, ())), sense)
+                for i, key, sense, name, kind, count in graph.entity_rows(self._db, namespace)
             ]
 
     def entity_episodes(self, namespace: str, entity_id: int) -> list[int]:
@@ -738,6 +738,23 @@ class SQLiteStore:
             ).lastrowid
         assert change is not None
         return EntityChange(change, "MERGE", target, undo["name"], reason, from_epoch(now))
+
+    def split_entity(
+        self, namespace: str, entity_id: int, episodes: Sequence[int], reason: str
+    ) -> EntityChange:
+        now = time.time()
+        with self._write() as db:
+            if not self._owns(namespace, entity_id):
+                raise NotFound(f"no entity {entity_id} in namespace {namespace!r}")
+            new_id = graph.split(db, namespace, entity_id, episodes, now)
+            name = db.execute("SELECT name FROM entities WHERE id = ?", (new_id,)).fetchone()[0]
+            change = db.execute(
+                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
+                "VALUES (?, 'SPLIT', ?, ?, ?)",
+                (namespace, new_id, json.dumps({"reason": reason, "from": entity_id}), now),
+            ).lastrowid
+        assert change is not None
+        return EntityChange(change, "SPLIT", new_id, name, reason, from_epoch(now))
 
     def unmerge_entities(self, namespace: str, change_id: int) -> EntityChange:
         now = time.time()

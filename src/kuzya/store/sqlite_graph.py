@@ -14,6 +14,8 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from kuzya.entities import Mention
 
 
@@ -38,25 +40,65 @@ def gazetteer(db: sqlite3.Connection, namespace: str, speaker: str) -> dict[str,
     return known
 
 
-def _entity(
-    db: sqlite3.Connection, namespace: str, mention: Mention, speaker: str, said_at: float
+def _new_entity(
+    db: sqlite3.Connection, namespace: str, key: str, name: str, kind: str, at: float
 ) -> int:
-    row = db.execute(
-        "SELECT id FROM entities WHERE namespace = ? AND key = ?", (namespace, mention.key)
-    ).fetchone()
-    if row is None:
-        entity_id = db.execute(
-            "INSERT INTO entities (namespace, key, name, kind, mentions, first_seen, last_seen) "
-            "VALUES (?, ?, ?, ?, 1, ?, ?)",
-            (namespace, mention.key, mention.name, mention.kind, said_at, said_at),
-        ).lastrowid
-        assert entity_id is not None
-        db.execute(
-            "INSERT OR IGNORE INTO entity_aliases VALUES (?, '', ?, ?)",
-            (namespace, mention.key, entity_id),
+    """A new entity, or a new sense of a name that already has one."""
+    sense = db.execute(
+        "SELECT COALESCE(MAX(sense) + 1, 0) FROM entities WHERE namespace = ? AND key = ?",
+        (namespace, key),
+    ).fetchone()[0]
+    entity_id = db.execute(
+        "INSERT INTO entities (namespace, key, sense, name, kind, mentions, first_seen, "
+        "last_seen) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
+        (namespace, key, sense, name, kind, at, at),
+    ).lastrowid
+    assert entity_id is not None
+    db.execute(
+        "INSERT OR IGNORE INTO entity_aliases VALUES (?, '', ?, ?)", (namespace, key, entity_id)
+    )
+    return entity_id
+
+
+def _sense(db: sqlite3.Connection, senses: Sequence[int], vector: np.ndarray) -> int:
+    """Of several entities sharing a name, the one whose recent mentions are most like
+    this message."""
+    best, best_score = senses[0], -2.0
+    for entity_id in senses:
+        rows = db.execute(
+            "SELECT e.embedding FROM mentions m JOIN episodes e ON e.id = m.episode_id "
+            "WHERE m.entity_id = ? ORDER BY m.episode_id DESC LIMIT 50",
+            (entity_id,),
+        ).fetchall()
+        if not rows:
+            continue
+        centroid = np.mean([np.frombuffer(r[0], dtype=np.float32) for r in rows], axis=0)
+        score = float(centroid @ vector) / (float(np.linalg.norm(centroid)) or 1.0)
+        if score > best_score:
+            best, best_score = entity_id, score
+    return best
+
+
+def _entity(
+    db: sqlite3.Connection,
+    namespace: str,
+    mention: Mention,
+    speaker: str,
+    said_at: float,
+    vector: np.ndarray,
+) -> int:
+    senses = [
+        int(r[0])
+        for r in db.execute(
+            "SELECT id FROM entities WHERE namespace = ? AND key = ? ORDER BY sense",
+            (namespace, mention.key),
         )
+    ]
+    if not senses:
+        entity_id = _new_entity(db, namespace, mention.key, mention.name, mention.kind, said_at)
+        db.execute("UPDATE entities SET mentions = 1 WHERE id = ?", (entity_id,))
     else:
-        entity_id = int(row[0])
+        entity_id = senses[0] if len(senses) == 1 else _sense(db, senses, vector)
         db.execute(
             "UPDATE entities SET mentions = mentions + 1, last_seen = max(last_seen, ?), "
             "kind = CASE WHEN kind = 'name' THEN ? ELSE kind END WHERE id = ?",
@@ -78,10 +120,11 @@ def record(
     speaker: str,
     said_at: float,
     found: Sequence[Mention],
+    vector: np.ndarray,
     half_life: float,
 ) -> None:
     """Link an episode to its entities and strengthen the associations among them."""
-    ids = sorted({_entity(db, namespace, m, speaker, said_at) for m in found})
+    ids = sorted({_entity(db, namespace, m, speaker, said_at, vector) for m in found})
     db.executemany("INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(i, episode_id) for i in ids])
     strengthen(db, namespace, audience_id, itertools.combinations(ids, 2), said_at, 1.0,
                half_life)  # fmt: skip
@@ -235,15 +278,35 @@ def forget_mentions(db: sqlite3.Connection, episode_id: int) -> None:
         db.execute(f"DELETE FROM entities WHERE id IN ({marks})", orphans)
 
 
-def entity_rows(db: sqlite3.Connection, namespace: str) -> list[tuple[int, str, str, str, int]]:
-    """(id, key, name, kind, mentions) of every entity in the namespace."""
+def entity_rows(
+    db: sqlite3.Connection, namespace: str
+) -> list[tuple[int, str, int, str, str, int]]:
+    """(id, key, sense, name, kind, mentions) of every entity in the namespace."""
     return [
-        (int(r[0]), r[1], r[2], r[3], int(r[4]))
+        (int(r[0]), r[1], int(r[2]), r[3], r[4], int(r[5]))
         for r in db.execute(
-            "SELECT id, key, name, kind, mentions FROM entities WHERE namespace = ? ORDER BY id",
+            "SELECT id, key, sense, name, kind, mentions FROM entities WHERE namespace = ? "
+            "ORDER BY id",
             (namespace,),
         )
     ]
+
+
+def split(
+    db: sqlite3.Connection, namespace: str, entity_id: int, episodes: Sequence[int], now: float
+) -> int:
+    """Give the mentions in `episodes` to a new sense of the entity's name; returns its id."""
+    key, name, kind = db.execute(
+        "SELECT key, name, kind FROM entities WHERE id = ?", (entity_id,)
+    ).fetchone()
+    new_id = _new_entity(db, namespace, key, name, kind, now)
+    db.executemany(
+        "UPDATE mentions SET entity_id = ? WHERE entity_id = ? AND episode_id = ?",
+        [(new_id, entity_id, e) for e in episodes],
+    )
+    _recount(db, entity_id)
+    _recount(db, new_id)
+    return new_id
 
 
 def mentioned_in(db: sqlite3.Connection, entity_id: int) -> list[int]:
@@ -306,12 +369,7 @@ def unmerge(
     """Split a merged entity out again; returns its new id. It gets back its aliases and
     the episodes it was mentioned in before the merge; associations stay with the target."""
     episodes = [int(e) for e in undo["episodes"]]
-    entity_id = db.execute(
-        "INSERT INTO entities (namespace, key, name, kind, mentions, first_seen, last_seen) "
-        "VALUES (?, ?, ?, ?, 0, ?, ?)",
-        (namespace, undo["key"], undo["name"], undo["kind"], now, now),
-    ).lastrowid
-    assert entity_id is not None
+    entity_id = _new_entity(db, namespace, undo["key"], undo["name"], undo["kind"], now)
     db.executemany(
         "UPDATE entity_aliases SET entity_id = ? WHERE namespace = ? AND speaker = ? AND alias = ?",
         [(entity_id, namespace, speaker, alias) for speaker, alias in undo["aliases"]],
