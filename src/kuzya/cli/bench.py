@@ -137,3 +137,75 @@ def scenarios(
     _write(json_out, result)
     if result["passed"] < result["total"]:
         raise typer.Exit(1)
+
+
+@bench_app.command("groupchat")
+def groupchat(
+    messages: Annotated[int, typer.Option("--messages", min=48)] = 2000,
+    participants: Annotated[int, typer.Option("--participants", min=2, max=16)] = 12,
+    subsets: Annotated[int, typer.Option("--subsets", min=1)] = 100,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = "use",
+) -> None:
+    """Parallel topics in one big group chat plus private side chats: topic precision@10,
+    key-message recall within 400 words, and privacy checked item by item."""
+    from kuzya.bench.groupchat import run
+
+    with tempfile.TemporaryDirectory(prefix="kuzya-groupchat-") as tmp:
+        result = run(
+            load_embedder(embedder),
+            Path(tmp),
+            messages=messages,
+            participants=participants,
+            subsets=subsets,
+            progress=lambda line: console.print(line),
+        )
+    table = Table(
+        title=f"Group chat: {result['messages']} messages, {result['participants']} people, "
+        f"{result['side_messages']} in side chats ({result['embedder']})",
+        caption="P: precision@10 (all questions / in other words / with the topic's words / "
+        "without neighbour smoothing); key: key message within 400 words",
+    )
+    table.add_column("topic", no_wrap=True)
+    for column in ("n", "P@10", "P para", "P kw", "P no-nbr", "key", "key para", "key kw"):
+        table.add_column(column, justify="right")
+    for name, topic in result["topics"].items():
+        table.add_row(
+            name,
+            str(topic["n"]),
+            f"{topic['precision_at_10']:.3f}",
+            f"{topic['precision_paraphrased']:.3f}",
+            f"{topic['precision_keywords']:.3f}",
+            f"{topic['precision_without_neighbours']:.3f}",
+            f"{topic['key_recall_400']:.3f}",
+            f"{topic['key_recall_400_paraphrased']:.3f}",
+            f"{topic['key_recall_400_keywords']:.3f}",
+        )
+    table.add_row(
+        "mean",
+        "",
+        f"{result['mean_precision_at_10']:.3f}",
+        "",
+        "",
+        f"{result['mean_precision_without_neighbours']:.3f}",
+        f"{result['mean_key_recall_400']:.3f}",
+        "",
+        "",
+    )
+    console.print(table)
+    privacy = result["privacy"]
+    controls = privacy["secrets_found_by_their_audience"]
+    colour = "green" if privacy["violations"] == 0 else "red"
+    console.print(
+        f"privacy: [{colour}]{privacy['violations']} violations[/{colour}] in "
+        f"{privacy['checks']} checks ({privacy['items']} items, {privacy['recalls']} recalls, "
+        f"{privacy['subsets']} subsets); secrets found by their own audience "
+        f"{controls['found']}/{controls['total']}"
+    )
+    console.print(
+        f"recall p50 {result['latency_ms']['p50']} ms, p95 {result['latency_ms']['p95']} ms; "
+        f"import {result['import_msgs_per_s']} messages/s"
+    )
+    _write(json_out, result)
+    if privacy["violations"]:
+        raise typer.Exit(1)
