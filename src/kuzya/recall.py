@@ -34,6 +34,7 @@ class RecallSettings:
     recent_weight: float = 0.1
     neighbour_weight: float = 0.6  # share of a neighbouring turn's score a turn inherits
     neighbour_span: int = 2  # turns on each side that pass relevance on (halving per step)
+    neighbour_gate: float = 0.35  # in group chats, neighbours this similar pass on all
     context_of: int = 10  # best candidates whose neighbouring turns become candidates too
     speaker_boost: float = 0.45  # the query names the speaker of the turn
     window_k: int = 50  # candidates from the time window a query names ("last week")
@@ -46,6 +47,8 @@ class RecallSettings:
     duplicate_cosine: float = 0.97
     working_turns: int = 6  # working-memory window of the conversation
 
+
+DIALOGUE = 3  # audiences this small (two people and an assistant) converse turn by turn
 
 _ANAPHORA = frozenset(
     """it its this that these those he him his she her they them their there then он она оно
@@ -136,15 +139,28 @@ def fuse(sources: Sequence[tuple[Sequence[Hit], float]]) -> dict[int, float]:
 
 
 def _with_neighbours(
-    scores: dict[int, float], episodes: dict[int, Episode], weight: float, span: int
+    scores: dict[int, float],
+    episodes: dict[int, Episode],
+    vectors: dict[int, np.ndarray],
+    settings: RecallSettings,
 ) -> dict[int, float]:
-    """A turn inherits part of its neighbours' relevance (question and answer go together)."""
+    """A turn inherits part of its neighbours' relevance (question and answer go together),
+    less so when the two are about different things (interleaved topics in a group)."""
+    weight, span, gate = settings.neighbour_weight, settings.neighbour_span, settings.neighbour_gate
     at = {(e.conversation, e.position): e.id for e in episodes.values()}
+
+    def related(a: int, b: int) -> float:
+        if gate <= 0 or len(episodes[a].audience) <= DIALOGUE or a not in vectors:
+            return 1.0  # in a dialogue, adjacent turns are one exchange
+        if b not in vectors:
+            return 1.0
+        return min(1.0, max(0.0, float(vectors[a] @ vectors[b])) / gate)
+
     smoothed = {}
     for item, score in scores.items():
         episode = episodes[item]
         around = [
-            scores[at[key]] * 0.5 ** (distance - 1)
+            scores[at[key]] * 0.5 ** (distance - 1) * related(item, at[key])
             for distance in range(1, span + 1)
             for key in (
                 (episode.conversation, episode.position - distance),
@@ -200,7 +216,8 @@ def run(
     ):
         episodes.setdefault(turn.id, turn)
         scores.setdefault(turn.id, 0.0)
-    scores = _with_neighbours(scores, episodes, settings.neighbour_weight, settings.neighbour_span)
+    vectors = store.vector_of(namespace, list(episodes)) if settings.neighbour_gate > 0 else {}
+    scores = _with_neighbours(scores, episodes, vectors, settings)
     for item, episode in episodes.items():
         scores[item] += _boost(episode, query, settings)
     in_working = {turn.id for turn in working}
