@@ -302,7 +302,7 @@ def _pack(
     window = ranked[: max(limit * 3, 60)]
     vectors = store.vector_of(namespace, window)
     chosen: list[RecallItem] = []
-    kept: list[np.ndarray] = []
+    kept: np.ndarray | None = None  # vectors of the chosen items, one per row
     seen_text: set[str] = set()
     used = 0
     for item in window:
@@ -315,8 +315,8 @@ def _pack(
         vector = vectors.get(item)
         if (
             vector is not None
-            and kept
-            and float(np.max(np.stack(kept) @ vector)) >= (settings.duplicate_cosine)
+            and kept is not None
+            and float(np.max(kept @ vector)) >= settings.duplicate_cosine
         ):
             continue
         if budget_words is not None and used + candidate.words > budget_words:
@@ -324,6 +324,6 @@ def _pack(
         chosen.append(candidate)
         seen_text.add(key)
         if vector is not None:
-            kept.append(vector)
+            kept = vector[None, :] if kept is None else np.vstack([kept, vector])
         used += candidate.words
     return chosen
