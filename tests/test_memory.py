@@ -366,3 +366,22 @@ def test_reopening_the_file_keeps_memories(tmp_path, use_embedder):
             second.recall("does it survive a restart?", participants=["ana"]).items[0].id
             == episode.id
         )
+
+
+def test_compact_purges_forgotten_words_from_the_file(tmp_path):
+    from kuzya import Memory
+    from kuzya.testing import HashEmbedder
+
+    path = tmp_path / "purge.db"
+    with Memory.open(path, embedder=HashEmbedder()) as memory:
+        secret = memory.remember("my locker code is zebediahquux", speaker="ana")
+        for i in range(50):
+            memory.remember(f"ordinary note number {i}", speaker="ana")
+        memory.delete(secret.id)
+        memory.compact()
+        assert memory.recall("zebediahquux", participants=["ana"]).items[0].id != secret.id
+    raw = path.read_bytes() + b"".join(
+        p.read_bytes() for p in tmp_path.glob("purge.db-*") if p.is_file()
+    )
+    assert b"zebediahquux" not in raw
+    assert b"ordinary note number 7" in raw

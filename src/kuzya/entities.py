@@ -121,9 +121,15 @@ def _capitalised(text: str) -> list[Mention]:
 def mentions(text: str, gazetteer: Mapping[str, str] | None = None) -> list[Mention]:
     """Entity mentions in a message, one per key, the most informative rule winning."""
     by_key: dict[str, Mention] = {}
+    introduced = _relations(text)
+    # A phrase that introduces someone ("my colleague Ruby") is not also an alias of
+    # whoever was "my colleague" before: known names are looked for in the rest.
+    rest = text
+    for rule in _RELATION_RULES:
+        rest = rule.sub(lambda match: " " * len(match.group(0)), rest)
     candidates: Iterable[Mention] = [
-        *_relations(text),
-        *_known(text, gazetteer or {}),
+        *introduced,
+        *_known(rest, gazetteer or {}),
         *_capitalised(text),
     ]
     for mention in candidates:

@@ -165,7 +165,13 @@ class Memory:
         for message, vector in zip(messages, vectors, strict=True):
             if message.speaker not in known:
                 known[message.speaker] = self.store.gazetteer(self.namespace, message.speaker)
-            batch.append(self._analysed(message, vector, known[message.speaker]))
+            new = self._analysed(message, vector, known[message.speaker])
+            batch.append(new)
+            for mention in new.mentions:  # later messages of the batch know these names
+                for names in known.values():
+                    names.setdefault(mention.key, mention.key)
+                if mention.relation:
+                    known[message.speaker][f"my {mention.relation}"] = mention.key
         return self.store.add_episodes(self.namespace, batch)
 
     @staticmethod
@@ -279,17 +285,16 @@ class Memory:
             time=episode.said_at,
             attachments=episode.attachments,
         )
-        content = message.content
-        new = NewEpisode(
+        new = self._analysed(
             message,
-            self.embedder.embed([content])[0],
-            " ".join(terms(content)),
-            tuple(dates.find(message.text, message.time)),
+            self.embedder.embed([message.content])[0],
+            self.store.gazetteer(self.namespace, message.speaker),
         )
         return self.store.update_episode(self.namespace, episode.id, new, who)
 
     def delete(self, memory_id: int, *, actor: str | None = None) -> None:
-        """Forget a memory: its text leaves every index and the history keeps only the event."""
+        """Forget a memory: its text leaves every index and the history keeps only the event.
+        (The full-text index drops the words from its old segments at `compact()`.)"""
         self.store.delete_episode(
             self.namespace, validate.memory_id(memory_id), validate.actor(actor)
         )
@@ -337,6 +342,10 @@ class Memory:
     def prune(self, *, now: datetime | str | None = None, below: float = 0.05) -> int:
         """Drop associations that decayed below `below`; returns how many were dropped."""
         return self.store.prune(self.namespace, validate.moment(now, "now"), below)
+
+    def compact(self) -> None:
+        """Rewrite indexes and the file (all namespaces): forgotten words are purged."""
+        self.store.compact()
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats(self.namespace)

@@ -252,9 +252,10 @@ def _add_graph(
     )
     new = [item for item, _ in hits if item not in episodes]
     episodes.update((e.id, e) for e in store.fetch(namespace, new, participants))
-    for item, score in _normalised(hits).items():
+    strongest = max((score for _, score in hits), default=0.0) or 1.0
+    for item, score in hits:  # relative to the strongest: a weak link still counts a little
         if item in episodes and item not in best:  # a seed is not its own evidence
-            scores[item] = scores.get(item, 0.0) + settings.graph_weight * score
+            scores[item] = scores.get(item, 0.0) + settings.graph_weight * score / strongest
 
 
 def _boost(episode: Episode, query: Query, settings: RecallSettings) -> float:

@@ -143,6 +143,7 @@ class SQLiteStore:
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten
         migrate(self._db)
 
     # -- lifecycle and metadata -------------------------------------------------------
@@ -787,6 +788,15 @@ class SQLiteStore:
             ).fetchone()
             is not None
         )
+
+    def compact(self) -> None:
+        """Rewrite the full-text index and the file: words of forgotten memories, which the
+        index keeps in old segments until they are merged, are gone afterwards."""
+        with self._write() as db:
+            db.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')")
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.execute("VACUUM")
 
     def prune(self, namespace: str, now: datetime, below: float) -> int:
         with self._write() as db:

@@ -276,6 +276,7 @@ def forget_mentions(db: sqlite3.Connection, episode_id: int) -> None:
         db.execute(f"DELETE FROM entity_aliases WHERE entity_id IN ({marks})", orphans)
         db.execute(f"DELETE FROM associations WHERE a IN ({marks}) OR b IN ({marks})", orphans * 2)
         db.execute(f"DELETE FROM entities WHERE id IN ({marks})", orphans)
+        db.execute(f"DELETE FROM entity_history WHERE entity_id IN ({marks})", orphans)
 
 
 def entity_rows(
