@@ -307,10 +307,11 @@ def _pack(
     seen_text: set[str] = set()
     used = 0
     for item in window:
-        if len(chosen) >= limit:
-            break
+        if len(chosen) >= limit or (budget_words is not None and budget_words - used < 5):
+            break  # full: nothing useful fits in fewer than five words
         candidate = _item(episodes[item], scores[item])
-        key = re.sub(r"\W+", " ", candidate.line().lower()).strip()
+        line = candidate.line()
+        key = re.sub(r"\W+", " ", line.lower()).strip()
         if key in seen_text:
             continue
         vector = vectors.get(item)
@@ -320,11 +321,12 @@ def _pack(
             and float(np.max(kept @ vector)) >= settings.duplicate_cosine
         ):
             continue
-        if budget_words is not None and used + candidate.words > budget_words:
+        words = len(line.split())
+        if budget_words is not None and used + words > budget_words:
             continue
         chosen.append(candidate)
         seen_text.add(key)
         if vector is not None:
             kept = vector[None, :] if kept is None else np.vstack([kept, vector])
-        used += candidate.words
+        used += words
     return chosen

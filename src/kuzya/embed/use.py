@@ -40,8 +40,13 @@ class UniversalSentenceEncoder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        # Batches of similar length pad less; the rows are put back in order after.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        ordered = [texts[i] for i in order]
         parts = [
-            model.encode(list(texts[start : start + self._batch_size]))
-            for start in range(0, len(texts), self._batch_size)
+            model.encode(ordered[start : start + self._batch_size])
+            for start in range(0, len(ordered), self._batch_size)
         ]
-        return normalise(np.concatenate(parts, axis=0))
+        vectors = np.empty((len(texts), self.dim), dtype=np.float32)
+        vectors[order] = np.concatenate(parts, axis=0)
+        return normalise(vectors)

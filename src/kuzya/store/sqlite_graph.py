@@ -18,6 +18,8 @@ import numpy as np
 
 from kuzya.entities import Mention
 
+LATEST_MENTIONS = 200  # per activated entity, in graph search
+
 
 def _in(values: Sequence[object]) -> str:
     return ",".join("?" * len(values))
@@ -224,18 +226,19 @@ def episodes_of(
     carry, rarer entities counting more."""
     if not activation or not visible:
         return []
-    ids = list(activation)
-    rows = db.execute(
-        "SELECT m.episode_id, m.entity_id, n.mentions FROM mentions m "
-        "JOIN entities n ON n.id = m.entity_id JOIN episodes e ON e.id = m.episode_id "
-        f"WHERE m.entity_id IN ({_in(ids)}) AND e.namespace = ? "
-        f"AND e.audience_id IN ({_in(visible)})",
-        (*ids, namespace, *visible),
-    ).fetchall()
     scores: dict[int, float] = {}
-    for episode_id, entity_id, count in rows:
-        score = activation[entity_id] / math.log(2.0 + count)
-        scores[int(episode_id)] = scores.get(int(episode_id), 0.0) + score
+    for entity_id, strength in activation.items():
+        # The latest mentions of each entity: a hub named everywhere costs no more.
+        rows = db.execute(
+            "SELECT m.episode_id, n.mentions FROM mentions m "
+            "JOIN entities n ON n.id = m.entity_id JOIN episodes e ON e.id = m.episode_id "
+            f"WHERE m.entity_id = ? AND e.namespace = ? AND +e.audience_id IN ({_in(visible)}) "
+            "ORDER BY m.episode_id DESC LIMIT ?",
+            (entity_id, namespace, *visible, LATEST_MENTIONS),
+        ).fetchall()
+        for episode_id, count in rows:
+            score = strength / math.log(2.0 + count)
+            scores[int(episode_id)] = scores.get(int(episode_id), 0.0) + score
     return sorted(scores.items(), key=lambda pair: -pair[1])[:k]
 
 
