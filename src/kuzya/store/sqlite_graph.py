@@ -19,6 +19,8 @@ import numpy as np
 from kuzya.entities import Mention
 
 LATEST_MENTIONS = 200  # per activated entity, in graph search
+MOST_ACTIVE = 8  # activated entities whose mentions graph search reads
+STRONGEST_EDGES = 300  # associations one step of spreading activation follows
 
 
 def _in(values: Sequence[object]) -> str:
@@ -190,15 +192,17 @@ def spread(
     """One step of spreading activation over the associations the audience may use.
 
     What an entity passes on is divided by its total association weight, so that a hub
-    linked to everything hands each neighbour only a little.
+    linked to everything hands each neighbour only a little. Only the strongest edges
+    (by stored weight) are followed.
     """
     if not seeds or not visible:
         return dict(seeds)
     ids = list(seeds)
     rows = db.execute(
         "SELECT a, b, weight, updated_at FROM associations WHERE namespace = ? "
-        f"AND audience_id IN ({_in(visible)}) AND (a IN ({_in(ids)}) OR b IN ({_in(ids)}))",
-        (namespace, *visible, *ids, *ids),
+        f"AND audience_id IN ({_in(visible)}) AND (a IN ({_in(ids)}) OR b IN ({_in(ids)})) "
+        "ORDER BY weight DESC LIMIT ?",
+        (namespace, *visible, *ids, *ids, STRONGEST_EDGES),
     ).fetchall()
     out_weight: dict[int, float] = {}
     edges: list[tuple[int, int, float]] = []
@@ -227,17 +231,18 @@ def episodes_of(
     if not activation or not visible:
         return []
     scores: dict[int, float] = {}
-    for entity_id, strength in activation.items():
-        # The latest mentions of each entity: a hub named everywhere costs no more.
+    strongest = sorted(activation.items(), key=lambda pair: -pair[1])[:MOST_ACTIVE]
+    for entity_id, strength in strongest:
+        # Only the latest mentions of each entity are read: a hub costs no more.
+        count = db.execute("SELECT mentions FROM entities WHERE id = ?", (entity_id,)).fetchone()
         rows = db.execute(
-            "SELECT m.episode_id, n.mentions FROM mentions m "
-            "JOIN entities n ON n.id = m.entity_id JOIN episodes e ON e.id = m.episode_id "
-            f"WHERE m.entity_id = ? AND e.namespace = ? AND +e.audience_id IN ({_in(visible)}) "
-            "ORDER BY m.episode_id DESC LIMIT ?",
-            (entity_id, namespace, *visible, LATEST_MENTIONS),
+            "SELECT m.episode_id FROM (SELECT episode_id FROM mentions WHERE entity_id = ? "
+            "ORDER BY episode_id DESC LIMIT ?) m JOIN episodes e ON e.id = m.episode_id "
+            f"WHERE e.namespace = ? AND +e.audience_id IN ({_in(visible)})",
+            (entity_id, LATEST_MENTIONS, namespace, *visible),
         ).fetchall()
-        for episode_id, count in rows:
-            score = strength / math.log(2.0 + count)
+        for (episode_id,) in rows:
+            score = strength / math.log(2.0 + (count[0] if count else 0))
             scores[int(episode_id)] = scores.get(int(episode_id), 0.0) + score
     return sorted(scores.items(), key=lambda pair: -pair[1])[:k]
 
