@@ -37,6 +37,7 @@ bench: install
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode recall --json bench-out/scenarios.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --json bench-out/locomo.json
 	$(KUZYA) bench scale --episodes 100000 --json bench-out/scale.json
+	$(KUZYA) bench groupchat --json bench-out/groupchat.json
 
 clean:
 	rm -rf $(VENV) bench-out build src/*.egg-info
