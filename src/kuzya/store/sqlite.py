@@ -9,13 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,19 +20,17 @@ import numpy.typing as npt
 
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.dates import Span
-from kuzya.errors import InvalidInput, NotFound, StoreError
+from kuzya.errors import InvalidInput, NotFound
 from kuzya.model import (
     Attachment,
     Conversation,
-    Entity,
-    EntityChange,
     Episode,
     HistoryEvent,
 )
 from kuzya.store import sqlite_graph as graph
 from kuzya.store.base import Hit, NewEpisode
-from kuzya.store.migrations import migrate
-from kuzya.store.vectors import VectorIndex
+from kuzya.store.sqlite_base import audience_key, placeholders
+from kuzya.store.sqlite_entities import EntityTables
 
 _EPISODE_COLUMNS = (
     "id, namespace, conversation, speaker, text, attachments, metadata, "
@@ -48,14 +43,6 @@ _MAX_POSTINGS = 6_000
 # through scope tokens; past it, to the namespace (with a join on the audience unless
 # every audience of the namespace is visible).
 _MAX_SCOPE_TOKENS = 64
-
-
-def _audience_key(members: Sequence[str]) -> str:
-    return json.dumps(sorted(set(members)), ensure_ascii=False)
-
-
-def _placeholders(values: Sequence[Any]) -> str:
-    return ",".join("?" * len(values))
 
 
 def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | None]:
@@ -96,143 +83,8 @@ def _index_text(
     )
 
 
-def _retry_while_busy(action: Callable[[], None], timeout: float) -> None:
-    """Run `action`, retrying while another process holds the file (while a new file is
-    still in rollback-journal mode SQLite reports BUSY at once instead of waiting)."""
-    deadline = time.monotonic() + timeout
-    pause = 0.005
-    while True:
-        try:
-            action()
-            return
-        except sqlite3.OperationalError as exc:
-            busy = "locked" in str(exc) or "busy" in str(exc)
-            if not busy or time.monotonic() + pause > deadline:
-                raise
-            time.sleep(pause)
-            pause = min(pause * 2, 0.25)
-
-
-class SQLiteStore:
+class SQLiteStore(EntityTables):
     """Store port over one SQLite file. Thread-safe; one connection guarded by a lock."""
-
-    def __init__(
-        self,
-        path: str | Path,
-        *,
-        durable: bool = True,
-        timeout: float = 30.0,
-        half_life_days: float = 30.0,
-    ) -> None:
-        self.path = Path(path)
-        self.half_life = half_life_days * 86400.0  # of association weights, in seconds
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self._db = sqlite3.connect(
-                str(path), isolation_level=None, check_same_thread=False, timeout=timeout
-            )
-            _retry_while_busy(lambda: self._prepare(durable), timeout)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open store {path}: {exc}") from exc
-        self._lock = threading.RLock()
-        self._members: dict[int, frozenset[str]] = {}
-        self._vectors: VectorIndex | None = None
-
-    def _prepare(self, durable: bool) -> None:
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-        self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten
-        migrate(self._db)
-
-    # -- lifecycle and metadata -------------------------------------------------------
-
-    @property
-    def embedder_name(self) -> str | None:
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-        return None if row is None else str(row[0])
-
-    def bind_embedder(self, name: str, dim: int) -> None:
-        with self._write() as db:
-            rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')"))
-            if not rows:
-                db.execute("INSERT INTO meta VALUES ('embedder', ?), ('dim', ?)", (name, str(dim)))
-            elif rows.get("embedder") != name or rows.get("dim") != str(dim):
-                raise InvalidInput(
-                    f"store {self.path} was built with embedder {rows.get('embedder')!r} "
-                    f"({rows.get('dim')}-d); open it with that embedder, or use a new store "
-                    f"for {name!r}"
-                )
-        self._vectors = VectorIndex(dim)
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise StoreError(f"store {self.path} is busy or unwritable: {exc}") from exc
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            try:
-                self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as exc:
-                self._db.execute("ROLLBACK")
-                raise StoreError(f"commit failed on {self.path}: {exc}") from exc
-
-    # -- audiences ----------------------------------------------------------------------
-
-    def _audience_id(self, db: sqlite3.Connection, namespace: str, members: Sequence[str]) -> int:
-        key = _audience_key(members)
-        row = db.execute(
-            "SELECT id FROM audiences WHERE namespace = ? AND key = ?", (namespace, key)
-        ).fetchone()
-        if row is not None:
-            return int(row[0])
-        audience_id = db.execute(
-            "INSERT INTO audiences (namespace, key) VALUES (?, ?)", (namespace, key)
-        ).lastrowid
-        assert audience_id is not None
-        db.executemany(
-            "INSERT INTO audience_members VALUES (?, ?)",
-            [(audience_id, member) for member in sorted(set(members))],
-        )
-        return audience_id
-
-    def _members_of(self, audience_id: int) -> frozenset[str]:
-        members = self._members.get(audience_id)
-        if members is None:
-            members = frozenset(
-                row[0]
-                for row in self._db.execute(
-                    "SELECT participant FROM audience_members WHERE audience_id = ?",
-                    (audience_id,),
-                )
-            )
-            self._members[audience_id] = members
-        return members
-
-    def _visible_audiences(self, namespace: str, participants: Sequence[str]) -> list[int]:
-        """Audiences that include every present participant (the privacy rule)."""
-        present = sorted(set(participants))
-        if not present:
-            raise InvalidInput("recall needs the participants present (at least one)")
-        rows = self._db.execute(
-            "SELECT m.audience_id FROM audience_members m "
-            "JOIN audiences a ON a.id = m.audience_id "
-            f"WHERE a.namespace = ? AND m.participant IN ({_placeholders(present)}) "
-            "GROUP BY m.audience_id HAVING COUNT(*) = ?",
-            (namespace, *present, len(present)),
-        )
-        return [int(row[0]) for row in rows]
 
     # -- writing ------------------------------------------------------------------------
 
@@ -271,7 +123,7 @@ class SQLiteStore:
             "UPDATE SET messages = messages + 1, last_at = max(last_at, excluded.last_at), "
             "started_at = min(started_at, excluded.started_at), "
             "participants = excluded.participants",
-            (namespace, msg.conversation, said_at, said_at, _audience_key(sorted(everyone))),
+            (namespace, msg.conversation, said_at, said_at, audience_key(sorted(everyone))),
         )
         episode_id = db.execute(
             "INSERT INTO episodes (namespace, conversation, speaker, text, attachments, "
@@ -403,9 +255,9 @@ class SQLiteStore:
         self, namespace: str, ids: Sequence[int], visible: Sequence[int] | None = None
     ) -> list[Episode]:
         # Unary + keeps the planner on rowid lookups instead of scanning a namespace index.
-        where, params = f"id IN ({_placeholders(ids)}) AND +namespace = ?", [*ids, namespace]
+        where, params = f"id IN ({placeholders(ids)}) AND +namespace = ?", [*ids, namespace]
         if visible is not None:
-            where += f" AND +audience_id IN ({_placeholders(visible)})"
+            where += f" AND +audience_id IN ({placeholders(visible)})"
             params.extend(visible)
         with self._lock:
             rows = self._db.execute(
@@ -434,7 +286,7 @@ class SQLiteStore:
         with self._lock:
             if participants is not None:
                 visible = self._visible_audiences(namespace, participants)
-                where.append(f"audience_id IN ({_placeholders(visible)})")
+                where.append(f"audience_id IN ({placeholders(visible)})")
                 params.extend(visible)
             if conversation is not None:
                 where.append("conversation = ?")
@@ -482,7 +334,7 @@ class SQLiteStore:
             visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
                 f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND "
-                f"conversation = ? AND audience_id IN ({_placeholders(visible)}) "
+                f"conversation = ? AND audience_id IN ({placeholders(visible)}) "
                 "ORDER BY position DESC LIMIT ?",
                 (namespace, conversation, *visible, limit),
             ).fetchall()
@@ -515,24 +367,6 @@ class SQLiteStore:
         }
 
     # -- search -------------------------------------------------------------------------
-
-    def _index(self) -> VectorIndex:
-        if self._vectors is None:
-            raise StoreError("bind_embedder must be called before storing or searching")
-        return self._vectors
-
-    def _sync(self) -> VectorIndex:
-        """Apply the change log to the vector index (writes of any process)."""
-        index = self._index()
-        with self._lock:
-            changes = self._db.execute(
-                "SELECT l.seq, l.namespace, l.episode_id, l.op, e.audience_id, e.embedding "
-                "FROM vector_log l LEFT JOIN episodes e ON e.id = l.episode_id "
-                "WHERE l.seq > ? ORDER BY l.seq",
-                (index.last_seq,),
-            ).fetchall()
-        index.apply(changes)
-        return index
 
     def dense_search(
         self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
@@ -577,7 +411,7 @@ class SQLiteStore:
                 rows = self._db.execute(
                     "SELECT f.rowid, -bm25(episodes_fts, 1.0, 0.0) AS score FROM episodes_fts f "
                     "JOIN episodes e ON e.id = f.rowid WHERE episodes_fts MATCH ? "
-                    f"AND e.audience_id IN ({_placeholders(visible)}) "
+                    f"AND e.audience_id IN ({placeholders(visible)}) "
                     "ORDER BY score DESC LIMIT ?",
                     (f"{match} AND scope : {_namespace_token(namespace)}", *visible, k),
                 ).fetchall()
@@ -588,7 +422,7 @@ class SQLiteStore:
         frequency = dict(
             self._db.execute(
                 "SELECT term, doc FROM episodes_fts_vocab "
-                f"WHERE col = 'terms' AND term IN ({_placeholders(unique)})",
+                f"WHERE col = 'terms' AND term IN ({placeholders(unique)})",
                 unique,
             )
         )
@@ -606,7 +440,7 @@ class SQLiteStore:
             visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
                 "SELECT id, said_at FROM episodes WHERE namespace = ? "
-                f"AND +audience_id IN ({_placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
+                f"AND +audience_id IN ({placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
                 (namespace, *visible, k),
             ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
@@ -625,7 +459,7 @@ class SQLiteStore:
             rows = self._db.execute(
                 "SELECT id, said_at FROM episodes WHERE namespace = ? AND ("
                 "(said_at >= ? AND said_at < ?) OR (event_start < ? AND event_end > ?)) "
-                f"AND +audience_id IN ({_placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
+                f"AND +audience_id IN ({placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
                 (namespace, low, high, high, low, *visible, k),
             ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
@@ -656,151 +490,7 @@ class SQLiteStore:
             visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
                 f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE ({around}) "
-                f"AND +audience_id IN ({_placeholders(visible)})",
+                f"AND +audience_id IN ({placeholders(visible)})",
                 (*params, *visible),
             ).fetchall()
             return [self._episode(row) for row in rows if int(row[0]) not in given]
-
-    # -- entities and associations ----------------------------------------------------
-
-    def gazetteer(self, namespace: str, speaker: str) -> dict[str, str]:
-        with self._lock:
-            return graph.gazetteer(self._db, namespace, speaker)
-
-    def graph_search(
-        self,
-        namespace: str,
-        keys: Sequence[str],
-        seeds: Mapping[int, float],
-        participants: Sequence[str],
-        now: datetime,
-        k: int,
-    ) -> list[Hit]:
-        with self._lock:
-            visible = self._visible_audiences(namespace, participants)
-            activation: dict[int, float] = dict.fromkeys(
-                graph.entity_ids(self._db, namespace, keys), 1.0
-            )
-            for episode_id, entities in graph.entities_of(self._db, list(seeds)).items():
-                for entity in entities:
-                    activation[entity] = max(activation.get(entity, 0.0), seeds[episode_id])
-            spread = graph.spread(
-                self._db, namespace, activation, visible, to_epoch(now), self.half_life
-            )
-            return graph.episodes_of(self._db, namespace, spread, visible, k)
-
-    def reinforce(
-        self,
-        namespace: str,
-        episode_ids: Sequence[int],
-        participants: Sequence[str],
-        now: datetime,
-    ) -> None:
-        with self._lock:
-            together = sorted({e for ids in graph.entities_of(self._db, episode_ids).values()
-                               for e in ids})  # fmt: skip
-        if len(together) < 2:
-            return
-        with self._write() as db:
-            audience = self._audience_id(db, namespace, participants)
-            pairs = [(a, b) for i, a in enumerate(together) for b in together[i + 1 :]]
-            graph.strengthen(db, namespace, audience, pairs, to_epoch(now), 0.5, self.half_life)
-
-    def entities(self, namespace: str) -> list[Entity]:
-        with self._lock:
-            aliases: dict[int, set[str]] = {}
-            for entity_id, alias in self._db.execute(
-                "SELECT entity_id, alias FROM entity_aliases WHERE namespace = ?", (namespace,)
-            ):
-                aliases.setdefault(int(entity_id), set()).add(alias)
-            return [
-                Entity(i, key, name, kind, count, frozenset(aliases.get(i, ())), sense)
-                for i, key, sense, name, kind, count in graph.entity_rows(self._db, namespace)
-            ]
-
-    def entity_episodes(self, namespace: str, entity_id: int) -> list[int]:
-        with self._lock:
-            return (
-                graph.mentioned_in(self._db, entity_id) if self._owns(namespace, entity_id) else []
-            )
-
-    def merge_entities(self, namespace: str, source: int, target: int, reason: str) -> EntityChange:
-        now = time.time()
-        with self._write() as db:
-            if source == target or not (self._owns(namespace, source)
-                                         and self._owns(namespace, target)):  # fmt: skip
-                raise NotFound(f"no entities {source} and {target} to merge in {namespace!r}")
-            undo = graph.merge(db, namespace, source, target)
-            detail = json.dumps({"undo": undo, "reason": reason}, ensure_ascii=False)
-            change = db.execute(
-                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
-                "VALUES (?, 'MERGE', ?, ?, ?)",
-                (namespace, target, detail, now),
-            ).lastrowid
-        assert change is not None
-        return EntityChange(change, "MERGE", target, undo["name"], reason, from_epoch(now))
-
-    def split_entity(
-        self, namespace: str, entity_id: int, episodes: Sequence[int], reason: str
-    ) -> EntityChange:
-        now = time.time()
-        with self._write() as db:
-            if not self._owns(namespace, entity_id):
-                raise NotFound(f"no entity {entity_id} in namespace {namespace!r}")
-            new_id = graph.split(db, namespace, entity_id, episodes, now)
-            name = db.execute("SELECT name FROM entities WHERE id = ?", (new_id,)).fetchone()[0]
-            change = db.execute(
-                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
-                "VALUES (?, 'SPLIT', ?, ?, ?)",
-                (namespace, new_id, json.dumps({"reason": reason, "from": entity_id}), now),
-            ).lastrowid
-        assert change is not None
-        return EntityChange(change, "SPLIT", new_id, name, reason, from_epoch(now))
-
-    def unmerge_entities(self, namespace: str, change_id: int) -> EntityChange:
-        now = time.time()
-        with self._write() as db:
-            row = db.execute(
-                "SELECT entity_id, detail FROM entity_history WHERE namespace = ? AND id = ? "
-                "AND event = 'MERGE'",
-                (namespace, change_id),
-            ).fetchone()
-            if row is None or not self._owns(namespace, int(row[0])):
-                raise NotFound(f"no merge {change_id} to undo in namespace {namespace!r}")
-            detail = json.loads(row[1])
-            entity_id = graph.unmerge(db, namespace, int(row[0]), detail["undo"], now)
-            reason = f"undo of merge {change_id}"
-            split = db.execute(
-                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
-                "VALUES (?, 'SPLIT', ?, ?, ?)",
-                (namespace, entity_id, json.dumps({"reason": reason}), now),
-            ).lastrowid
-            db.execute("UPDATE entity_history SET event = 'MERGE-UNDONE' WHERE id = ?",
-                       (change_id,))  # fmt: skip
-        assert split is not None
-        return EntityChange(split, "SPLIT", entity_id, detail["undo"]["name"], reason,
-                            from_epoch(now))  # fmt: skip
-
-    def _owns(self, namespace: str, entity_id: int) -> bool:
-        return (
-            self._db.execute(
-                "SELECT 1 FROM entities WHERE namespace = ? AND id = ?", (namespace, entity_id)
-            ).fetchone()
-            is not None
-        )
-
-    def compact(self) -> None:
-        """Rewrite the full-text index and the file: words of forgotten memories, which the
-        index keeps in old segments until they are merged, are gone afterwards."""
-        with self._write() as db:
-            db.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')")
-        with self._lock:
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            self._db.execute("VACUUM")
-
-    def prune(self, namespace: str, now: datetime, below: float) -> int:
-        with self._write() as db:
-            return graph.prune(db, namespace, to_epoch(now), self.half_life, below)
-
-    def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
-        return self._sync().vectors(namespace, ids)

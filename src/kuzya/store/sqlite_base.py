@@ -1,0 +1,204 @@
+"""The SQLite connection under the store: opening, migrations, write transactions,
+audiences and the vector index kept in step with the change log.
+
+Writes happen in `BEGIN IMMEDIATE` transactions, so several processes can write one
+file; a batch is acknowledged only after its COMMIT returns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kuzya.errors import InvalidInput, StoreError
+from kuzya.store.migrations import migrate
+from kuzya.store.vectors import VectorIndex
+
+
+def audience_key(members: Sequence[str]) -> str:
+    return json.dumps(sorted(set(members)), ensure_ascii=False)
+
+
+def placeholders(values: Sequence[Any]) -> str:
+    return ",".join("?" * len(values))
+
+
+def _retry_while_busy(action: Callable[[], None], timeout: float) -> None:
+    """Run `action`, retrying while another process holds the file (while a new file is
+    still in rollback-journal mode SQLite reports BUSY at once instead of waiting)."""
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            action()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = "locked" in str(exc) or "busy" in str(exc)
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.25)
+
+
+class SQLiteConnection:
+    """One SQLite file and what every part of the store shares. Thread-safe; one
+    connection guarded by a lock."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        durable: bool = True,
+        timeout: float = 30.0,
+        half_life_days: float = 30.0,
+    ) -> None:
+        self.path = Path(path)
+        self.half_life = half_life_days * 86400.0  # of association weights, in seconds
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(
+                str(path), isolation_level=None, check_same_thread=False, timeout=timeout
+            )
+            _retry_while_busy(lambda: self._prepare(durable), timeout)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot open store {path}: {exc}") from exc
+        self._lock = threading.RLock()
+        self._members: dict[int, frozenset[str]] = {}
+        self._vectors: VectorIndex | None = None
+
+    def _prepare(self, durable: bool) -> None:
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten
+        migrate(self._db)
+
+    # -- lifecycle and metadata -------------------------------------------------------
+
+    @property
+    def embedder_name(self) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
+        return None if row is None else str(row[0])
+
+    def bind_embedder(self, name: str, dim: int) -> None:
+        with self._write() as db:
+            rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')"))
+            if not rows:
+                db.execute("INSERT INTO meta VALUES ('embedder', ?), ('dim', ?)", (name, str(dim)))
+            elif rows.get("embedder") != name or rows.get("dim") != str(dim):
+                raise InvalidInput(
+                    f"store {self.path} was built with embedder {rows.get('embedder')!r} "
+                    f"({rows.get('dim')}-d); open it with that embedder, or use a new store "
+                    f"for {name!r}"
+                )
+        self._vectors = VectorIndex(dim)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"store {self.path} is busy or unwritable: {exc}") from exc
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                self._db.execute("ROLLBACK")
+                raise StoreError(f"commit failed on {self.path}: {exc}") from exc
+
+    # -- audiences ----------------------------------------------------------------------
+
+    def _audience_id(self, db: sqlite3.Connection, namespace: str, members: Sequence[str]) -> int:
+        key = audience_key(members)
+        row = db.execute(
+            "SELECT id FROM audiences WHERE namespace = ? AND key = ?", (namespace, key)
+        ).fetchone()
+        if row is not None:
+            return int(row[0])
+        audience_id = db.execute(
+            "INSERT INTO audiences (namespace, key) VALUES (?, ?)", (namespace, key)
+        ).lastrowid
+        assert audience_id is not None
+        db.executemany(
+            "INSERT INTO audience_members VALUES (?, ?)",
+            [(audience_id, member) for member in sorted(set(members))],
+        )
+        return audience_id
+
+    def _members_of(self, audience_id: int) -> frozenset[str]:
+        members = self._members.get(audience_id)
+        if members is None:
+            members = frozenset(
+                row[0]
+                for row in self._db.execute(
+                    "SELECT participant FROM audience_members WHERE audience_id = ?",
+                    (audience_id,),
+                )
+            )
+            self._members[audience_id] = members
+        return members
+
+    def _visible_audiences(self, namespace: str, participants: Sequence[str]) -> list[int]:
+        """Audiences that include every present participant (the privacy rule)."""
+        present = sorted(set(participants))
+        if not present:
+            raise InvalidInput("recall needs the participants present (at least one)")
+        rows = self._db.execute(
+            "SELECT m.audience_id FROM audience_members m "
+            "JOIN audiences a ON a.id = m.audience_id "
+            f"WHERE a.namespace = ? AND m.participant IN ({placeholders(present)}) "
+            "GROUP BY m.audience_id HAVING COUNT(*) = ?",
+            (namespace, *present, len(present)),
+        )
+        return [int(row[0]) for row in rows]
+
+    # -- vector index -------------------------------------------------------------------
+
+    def _index(self) -> VectorIndex:
+        if self._vectors is None:
+            raise StoreError("bind_embedder must be called before storing or searching")
+        return self._vectors
+
+    def _sync(self) -> VectorIndex:
+        """Apply the change log to the vector index (writes of any process)."""
+        index = self._index()
+        with self._lock:
+            changes = self._db.execute(
+                "SELECT l.seq, l.namespace, l.episode_id, l.op, e.audience_id, e.embedding "
+                "FROM vector_log l LEFT JOIN episodes e ON e.id = l.episode_id "
+                "WHERE l.seq > ? ORDER BY l.seq",
+                (index.last_seq,),
+            ).fetchall()
+        index.apply(changes)
+        return index
+
+    def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
+        return self._sync().vectors(namespace, ids)
+
+    def compact(self) -> None:
+        """Rewrite the full-text index and the file: words of forgotten memories, which the
+        index keeps in old segments until they are merged, are gone afterwards."""
+        with self._write() as db:
+            db.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')")
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.execute("VACUUM")
