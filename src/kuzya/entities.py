@@ -20,34 +20,42 @@ _RELATIONS_EN = (
     "grandfather colleague roommate neighbor neighbour teacher coach dog cat puppy kitten "
     "horse parrot hamster rabbit"
 ).split()
+# Stems of Russian relation words (any case: "сестра", "сестрой", "сестру") -> relation.
 _RELATIONS_RU = {
-    "сестра": "sister", "брат": "brother", "мама": "mom", "папа": "dad", "жена": "wife",
-    "муж": "husband", "сын": "son", "дочь": "daughter", "друг": "friend", "подруга": "friend",
-    "начальник": "boss", "начальница": "boss", "коллега": "colleague", "соседка": "neighbour",
-    "сосед": "neighbour", "собака": "dog", "пёс": "dog", "пес": "dog", "кот": "cat",
-    "кошка": "cat", "бабушка": "grandma", "дедушка": "grandpa", "тётя": "aunt", "тетя": "aunt",
-    "дядя": "uncle", "племянник": "nephew", "племянница": "niece",
+    "сестр": "sister", "брат": "brother", "мам": "mom", "пап": "dad", "жен": "wife",
+    "муж": "husband", "сын": "son", "доч": "daughter", "подруг": "friend", "друг": "friend",
+    "начальни": "boss", "коллег": "colleague", "сосед": "neighbour", "собак": "dog",
+    "пс": "dog", "пёс": "dog", "пес": "dog", "кошк": "cat", "кот": "cat", "бабушк": "grandma",
+    "дедушк": "grandpa", "тёт": "aunt", "тет": "aunt", "дяд": "uncle", "племянниц": "niece",
+    "племянник": "nephew",
 }  # fmt: skip
 _PETS = {"dog", "cat", "puppy", "kitten", "horse", "parrot", "hamster", "rabbit"}
 _NAME = r"([A-ZА-ЯЁ][\w'’-]*(?: [A-ZА-ЯЁ][\w'’-]*)?)"
 _RELATION_RULES = [
     re.compile(
-        rf"\b(?i:my ({'|'.join(_RELATIONS_EN)})(?:'s name is| is called| named|,)?) {_NAME}"
+        rf"\b(?i:my ({'|'.join(_RELATIONS_EN)})"
+        r"(?:'s name is| is called| is named| named| is|,)?) " + _NAME
     ),
+    re.compile(rf"{_NAME}, (?i:my ({'|'.join(_RELATIONS_EN)}))\b"),
     re.compile(
-        rf"(?<!\w)(?i:(?:мо[яйеё]|у меня) ({'|'.join(_RELATIONS_RU)})"
-        rf"(?: по имени| по кличке| зовут)?) {_NAME}"
+        r"(?<!\w)(?i:(?:мо[а-яё]{1,3}|у меня(?: есть)?|с|со) "
+        rf"((?:{'|'.join(_RELATIONS_RU)})[а-яё]*)"
+        r"(?: по имени| по кличке| зовут)?) " + _NAME
     ),
-    re.compile(rf"\b(?i:(?:a|an|the|our|my) (\w+) (?:named|called)) {_NAME}"),
+    re.compile(rf"\b(?i:(?:a|an|the|our|my) (\w+) (?:is )?(?:named|called)) {_NAME}"),
 ]
+_NAME_FIRST = {1}  # rules whose first group is the name, the second the relation
+_NOT_RELATIONS = ("котор", "мужчин", "женщин", "другой", "другая", "других", "другим")
 _CAPITALISED = re.compile(
-    r"(?<![\w'’])([A-ZА-ЯЁ][\w'’-]+(?: (?:[A-ZА-ЯЁ][\w'’-]+|de|da|van|von))*)"
+    r"(?<![\w'’])([A-ZА-ЯЁ][\w'’-]+(?: (?:[A-ZА-ЯЁ][\w'’-]+|(?:de|da|van|von)(?= [A-Z])))*)"
 )
 _SENTENCE_START = re.compile(r"(^|[.!?…:;\"«(]\s*|\n\s*)$")
+_TITLE = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|St|Prof)\.\s*$")
 # Capitalised but not names: greetings, weekdays, months, pronouns and the like.
 _NOT_NAMES = frozenset(
     """i i'm i've i'd i'll ok okay hey hi hello thanks thank wow yes yeah no oh omg lol
-    monday tuesday wednesday thursday friday saturday sunday january february march april may
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
+    thursdays fridays saturdays sundays january february march april may
     june july august september october november december today tomorrow yesterday mr mrs ms
     dr sir madam привет спасибо да нет ну ой ага понедельник вторник среда четверг пятница
     суббота воскресенье январь февраль март апрель май июнь июль август сентябрь октябрь
@@ -89,13 +97,25 @@ def _known(text: str, gazetteer: Mapping[str, str]) -> list[Mention]:
     return found
 
 
+def _relation(word: str) -> str:
+    """An English relation word as is; a Russian one in any case, by its stem."""
+    word = word.lower()
+    for stem_, relation in _RELATIONS_RU.items():
+        if word.startswith(stem_):
+            return relation
+    return word
+
+
 def _relations(text: str) -> list[Mention]:
     found = []
-    for rule in _RELATION_RULES:
+    for number, rule in enumerate(_RELATION_RULES):
         for match in rule.finditer(text):
-            relation, name = match.group(1).lower(), match.group(2)
-            relation = _RELATIONS_RU.get(relation, relation)
-            found.append(Mention(name, key(name), relation))
+            relation, name = match.group(1), match.group(2)
+            if number in _NAME_FIRST:
+                relation, name = name, relation
+            if relation.lower().startswith(_NOT_RELATIONS):
+                continue  # "с которым", "с другой": not a relation
+            found.append(Mention(name, key(name), _relation(relation)))
     return found
 
 
@@ -108,7 +128,8 @@ def _capitalised(text: str) -> list[Mention]:
     found = []
     for match in _CAPITALISED.finditer(text):
         words = match.group(1).split()
-        if _SENTENCE_START.search(text[: match.start()]):
+        before = text[: match.start()]
+        if _SENTENCE_START.search(before) and not _TITLE.search(before):
             words = words[1:]  # a capital that starts a sentence says nothing
         while words and not _is_name(words[0]):
             words = words[1:]

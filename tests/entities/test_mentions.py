@@ -221,3 +221,26 @@ def test_key_is_shared_by_the_forms_of_a_name(names: tuple[str, ...], expected: 
 def test_key_of_english_words_is_not_stemmed() -> None:
     # "Rex" and "Rexes" are different keys: English names are kept whole
     assert key("Rex") == "rex" and key("Lisbon") == "lisbon" and key("Rexes") == "rexes"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My son is named Max", [("Max", "son")]),
+        ("my wife is Anna", [("Anna", "wife")]),
+        ("Our dog is called Rex", [("Rex", "dog")]),
+        ("Leo, my brother, lives in Oslo.", [("Leo", "brother"), ("Oslo", None)]),
+        ("Мою подругу зовут Катя.", [("Катя", "friend")]),
+        ("Моего брата зовут Петя.", [("Петя", "brother")]),
+        ("У меня есть собака Шарик.", [("Шарик", "dog")]),
+        ("Я гулял с моей сестрой Машей", [("Машей", "sister")]),
+        ("Мы с братом Петей ходили", [("Петей", "brother")]),
+        ("Я говорил с которым Петей", [("Петей", None)]),
+        ("The dentist moved my appointment.", []),
+        ("on Mondays I swim", []),
+        ("I called Mr. Smith yesterday", [("Smith", None)]),
+        ("We met Ludwig van Beethoven fans", [("Ludwig van Beethoven", None)]),
+    ],
+)
+def test_relation_forms_and_name_edges(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert [(m.name, m.relation) for m in mentions(text, {})] == expected
