@@ -45,6 +45,10 @@ _RELATION_RULES = [
     re.compile(rf"\b(?i:(?:a|an|the|our|my) (\w+) (?:is )?(?:named|called)) {_NAME}"),
 ]
 _NAME_FIRST = {1}  # rules whose first group is the name, the second the relation
+# "моя сестра", "с моей сестрой": a Russian relation phrase, looked up as "my sister".
+_MY_RELATION_RU = re.compile(
+    rf"(?<!\w)(?i:мо[а-яё]{{1,3}} ((?:{'|'.join(_RELATIONS_RU)})[а-яё]*))(?!\w)"
+)
 _NOT_RELATIONS = ("котор", "мужчин", "женщин", "другой", "другая", "других", "другим")
 _CAPITALISED = re.compile(
     r"(?<![\w'’])([A-ZА-ЯЁ][\w'’-]+(?: (?:[A-ZА-ЯЁ][\w'’-]+|(?:de|da|van|von)(?= [A-Z])))*)"
@@ -124,6 +128,19 @@ def _is_name(word: str) -> bool:
     return lowered not in _NOT_NAMES and lowered not in STOP_WORDS
 
 
+def _my_relations(text: str, gazetteer: Mapping[str, str]) -> list[Mention]:
+    """Russian relation phrases that stand for someone already introduced."""
+    found = []
+    for match in _MY_RELATION_RU.finditer(text):
+        word = match.group(1)
+        if word.lower().startswith(_NOT_RELATIONS):
+            continue
+        alias = f"my {_relation(word)}"
+        if alias in gazetteer:
+            found.append(Mention(match.group(0), gazetteer[alias]))
+    return found
+
+
 def _capitalised(text: str) -> list[Mention]:
     found = []
     for match in _CAPITALISED.finditer(text):
@@ -151,6 +168,7 @@ def mentions(text: str, gazetteer: Mapping[str, str] | None = None) -> list[Ment
     candidates: Iterable[Mention] = [
         *introduced,
         *_known(rest, gazetteer or {}),
+        *_my_relations(rest, gazetteer or {}),
         *_capitalised(text),
     ]
     for mention in candidates:

@@ -114,3 +114,17 @@ def test_one_name_for_two_people_is_split_and_later_mentions_follow_context(
     other = next(e.id for e in sams if e.id != new_sense)
     memory.merge_entity_into(new_sense, other, reason="the same Sam after all")
     assert [e.mentions for e in memory.entities() if e.key == "sam"] == [8]
+
+
+def test_relation_phrases_in_either_language_mean_the_speakers_relative(memory: Memory) -> None:
+    memory.remember("My sister Priya lives in Pune and works as a nurse.", speaker="ana")
+    said = [
+        memory.remember("Моя сестра вчера звонила мне.", speaker="ana"),
+        memory.remember("Я ужинала с моей сестрой.", speaker="ana"),
+        memory.remember("I had lunch with my sister today.", speaker="ana"),
+    ]
+    other = memory.remember("My sister is visiting next week.", speaker="bob")
+    priya = next(e for e in memory.entities() if e.key == "priya")
+    linked = set(memory.store.entity_episodes(memory.namespace, priya.id))
+    assert {e.id for e in said} <= linked
+    assert other.id not in linked  # bob's sister is someone else
