@@ -17,14 +17,11 @@ from typing import Any
 import numpy as np
 
 from kuzya.entities import Mention
+from kuzya.store.sqlite_base import placeholders
 
 LATEST_MENTIONS = 200  # per activated entity, in graph search
 MOST_ACTIVE = 8  # activated entities whose mentions graph search reads
 STRONGEST_EDGES = 300  # associations one step of spreading activation follows
-
-
-def _in(values: Sequence[object]) -> str:
-    return ",".join("?" * len(values))
 
 
 def decayed(weight: float, since: float, now: float, half_life: float) -> float:
@@ -163,7 +160,7 @@ def entity_ids(db: sqlite3.Connection, namespace: str, keys: Sequence[str]) -> d
     if not keys:
         return {}
     rows = db.execute(
-        f"SELECT id, mentions FROM entities WHERE namespace = ? AND key IN ({_in(keys)})",
+        f"SELECT id, mentions FROM entities WHERE namespace = ? AND key IN ({placeholders(keys)})",
         (namespace, *keys),
     )
     return {int(r[0]): int(r[1]) for r in rows}
@@ -174,7 +171,8 @@ def entities_of(db: sqlite3.Connection, episode_ids: Sequence[int]) -> dict[int,
         return {}
     found: dict[int, list[int]] = {}
     for entity_id, episode_id in db.execute(
-        f"SELECT entity_id, episode_id FROM mentions WHERE episode_id IN ({_in(episode_ids)})",
+        "SELECT entity_id, episode_id FROM mentions "
+        f"WHERE episode_id IN ({placeholders(episode_ids)})",
         episode_ids,
     ):
         found.setdefault(int(episode_id), []).append(int(entity_id))
@@ -200,7 +198,8 @@ def spread(
     ids = list(seeds)
     rows = db.execute(
         "SELECT a, b, weight, updated_at FROM associations WHERE namespace = ? "
-        f"AND audience_id IN ({_in(visible)}) AND (a IN ({_in(ids)}) OR b IN ({_in(ids)})) "
+        f"AND audience_id IN ({placeholders(visible)}) "
+        f"AND (a IN ({placeholders(ids)}) OR b IN ({placeholders(ids)})) "
         "ORDER BY weight DESC LIMIT ?",
         (namespace, *visible, *ids, *ids, STRONGEST_EDGES),
     ).fetchall()
@@ -238,7 +237,7 @@ def episodes_of(
         rows = db.execute(
             "SELECT m.episode_id FROM (SELECT episode_id FROM mentions WHERE entity_id = ? "
             "ORDER BY episode_id DESC LIMIT ?) m JOIN episodes e ON e.id = m.episode_id "
-            f"WHERE e.namespace = ? AND +e.audience_id IN ({_in(visible)})",
+            f"WHERE e.namespace = ? AND +e.audience_id IN ({placeholders(visible)})",
             (entity_id, LATEST_MENTIONS, namespace, *visible),
         ).fetchall()
         for (episode_id,) in rows:
@@ -275,12 +274,14 @@ def forget_mentions(db: sqlite3.Connection, episode_id: int) -> None:
     db.execute("DELETE FROM mentions WHERE episode_id = ?", (episode_id,))
     if not ids:
         return
-    db.execute(f"UPDATE entities SET mentions = mentions - 1 WHERE id IN ({_in(ids)})", ids)
+    db.execute(
+        f"UPDATE entities SET mentions = mentions - 1 WHERE id IN ({placeholders(ids)})", ids
+    )
     orphans = [int(r[0]) for r in db.execute(
-        f"SELECT id FROM entities WHERE id IN ({_in(ids)}) AND mentions <= 0", ids
+        f"SELECT id FROM entities WHERE id IN ({placeholders(ids)}) AND mentions <= 0", ids
     )]  # fmt: skip
     if orphans:
-        marks = _in(orphans)
+        marks = placeholders(orphans)
         db.execute(f"DELETE FROM entity_aliases WHERE entity_id IN ({marks})", orphans)
         db.execute(f"DELETE FROM associations WHERE a IN ({marks}) OR b IN ({marks})", orphans * 2)
         db.execute(f"DELETE FROM entities WHERE id IN ({marks})", orphans)
