@@ -117,6 +117,10 @@ def _relations(text: str) -> list[Mention]:
             relation, name = match.group(1), match.group(2)
             if number in _NAME_FIRST:
                 relation, name = name, relation
+                words = name.split()
+                while len(words) > 1 and not _is_name(words[0]):
+                    words = words[1:]  # "Yesterday Omar, my cousin": Omar
+                name = " ".join(words)
             if relation.lower().startswith(_NOT_RELATIONS):
                 continue  # "с которым", "с другой": not a relation
             found.append(Mention(name, key(name), _relation(relation)))
