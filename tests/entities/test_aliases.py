@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from kuzya import Memory
 from kuzya.embed import Embedder
 from kuzya.model import Entity
+from tests.entities import suite
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -349,16 +349,6 @@ CASES: dict[str, Callable[[Memory], None]] = {
 }
 
 
-def run(case: str, path: Path, embedder: Embedder) -> str | None:
-    """None when the case passes, else what went wrong."""
-    with Memory.open(path, namespace="test", embedder=embedder) as memory:
-        try:
-            CASES[case](memory)
-        except AssertionError as error:
-            return f"{case}: {error}".splitlines()[0]
-    return None
-
-
 def test_there_are_enough_cases_in_both_languages() -> None:
     assert len(CASES) >= 30
     russian = [c for c in CASES if c.startswith("ru-")]
@@ -371,26 +361,13 @@ KNOWN_GAPS = {
 }
 
 
-def _cases() -> list[Any]:
-    return [
-        pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[c]))
-        if c in KNOWN_GAPS
-        else c
-        for c in sorted(CASES)
-    ]
-
-
-@pytest.mark.parametrize("case", _cases())
+@pytest.mark.parametrize("case", suite.params(CASES, KNOWN_GAPS))
 def test_case(case: str, tmp_path: Path, use_embedder: Embedder) -> None:
-    failure = run(case, tmp_path / "k.db", use_embedder)
+    failure = suite.run(CASES, case, tmp_path / "k.db", use_embedder)
     assert failure is None, failure
 
 
 def test_aggregate_pass_rate(tmp_path: Path, use_embedder: Embedder) -> None:
-    failures = [
-        failure
-        for number, case in enumerate(sorted(CASES))
-        if (failure := run(case, tmp_path / f"{number}.db", use_embedder)) is not None
-    ]
+    failures = suite.failures(CASES, tmp_path, use_embedder)
     rate = 1 - len(failures) / len(CASES)
     assert rate >= 0.9, f"pass rate {rate:.2f}; failing: {failures}"
