@@ -19,3 +19,7 @@ class StoreError(KuzyaError):
 
 class EmbedderError(KuzyaError):
     """The embedding model could not be loaded or failed to encode."""
+
+
+class LLMError(KuzyaError):
+    """The language model could not be reached, or kept answering with unusable output."""

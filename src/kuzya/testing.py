@@ -1,13 +1,19 @@
-"""Test doubles shipped with the library: a fast deterministic embedder."""
+"""Test doubles shipped with the library: a fast deterministic embedder, a scripted chat model."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import threading
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from kuzya.embed.base import Vectors, normalise
+from kuzya.errors import LLMError
+from kuzya.llm.base import ChatMessage, Completion, Meter, Tool, Usage
 from kuzya.text import terms
 
 
@@ -31,3 +37,64 @@ class HashEmbedder:
                 sign = 1.0 if digest[4] & 1 else -1.0
                 matrix[row, bucket] += sign
         return normalise(matrix)
+
+
+@dataclass(frozen=True)
+class ScriptedCall:
+    """What a `ScriptedLLM` was asked: the messages and the options of one `chat` call."""
+
+    messages: tuple[ChatMessage, ...]
+    json_schema: Mapping[str, Any] | None
+    tools: tuple[Tool, ...]
+    max_tokens: int
+    temperature: float
+
+
+class ScriptedLLM:
+    """A chat model that answers from a script, in order, and records what it was asked.
+
+    Answers are texts or whole `Completion`s (for tool calls, `finish_reason`, usage).
+    Running out of answers raises `LLMError`, as a model that cannot be reached would.
+    """
+
+    name = "scripted"
+
+    def __init__(self, answers: Iterable[str | Completion] = ()) -> None:
+        self.meter = Meter()
+        self.calls: list[ScriptedCall] = []
+        self._answers: deque[str | Completion] = deque(answers)
+        self._lock = threading.Lock()
+
+    def add(self, *answers: str | Completion) -> None:
+        with self._lock:
+            self._answers.extend(answers)
+
+    @property
+    def pending(self) -> int:
+        """Answers not given yet."""
+        return len(self._answers)
+
+    def chat(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        json_schema: Mapping[str, Any] | None = None,
+        tools: Sequence[Tool] = (),
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> Completion:
+        call = ScriptedCall(tuple(messages), json_schema, tuple(tools), max_tokens, temperature)
+        with self._lock:
+            self.calls.append(call)
+            if not self._answers:
+                raise LLMError(f"ScriptedLLM ran out of answers at call {len(self.calls)}")
+            answer = self._answers.popleft()
+        completion = answer if isinstance(answer, Completion) else _completion(messages, answer)
+        self.meter.add(completion.usage)
+        return completion
+
+
+def _completion(messages: Sequence[ChatMessage], text: str) -> Completion:
+    """A text answer with word counts standing in for tokens."""
+    prompt = sum(len(message.content.split()) for message in messages)
+    return Completion(text=text, usage=Usage(prompt, len(text.split())))

@@ -1,0 +1,97 @@
+"""The LLM port: chat messages in, a completion (text or tool calls) out, tokens counted."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A function the model asked to call, with its arguments parsed from JSON."""
+
+    id: str
+    name: str
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A function the model may call: a name, what it does, a JSON schema for its arguments."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One turn of a chat: role is "system", "user", "assistant" or "tool"."""
+
+    role: str
+    content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None  # for role "tool": the call this answers
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What the model returned: text, or tool calls, and the tokens it took."""
+
+    text: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage = Usage()
+    finish_reason: str = "stop"  # "stop" | "length" | "tool_calls"
+
+
+@dataclass
+class Meter:
+    """Calls and tokens spent through one adapter (thread-safe running totals)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def add(self, usage: Usage) -> None:
+        with self._lock:
+            self.calls += 1
+            self.prompt_tokens += usage.prompt_tokens
+            self.completion_tokens += usage.completion_tokens
+
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return {
+                "calls": self.calls,
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+            }
+
+
+class LLM(Protocol):
+    """A chat model. `name` says adapter and model ("openai:gpt-4o-mini", "llama:smollm2")."""
+
+    name: str
+    meter: Meter
+
+    def chat(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        json_schema: Mapping[str, Any] | None = None,
+        tools: Sequence[Tool] = (),
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> Completion:
+        """One completion. With `json_schema` the model is asked (or constrained, where the
+        runtime allows) to answer with one JSON value of that schema; the caller still
+        validates it (see `kuzya.llm.structured`). Raises `LLMError` when it fails."""
+        ...
