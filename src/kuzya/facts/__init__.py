@@ -1,0 +1,1 @@
+"""Facts: the attribute catalogue, claims found in messages, and the rules that find them."""
