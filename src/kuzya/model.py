@@ -15,6 +15,8 @@ class Kind(StrEnum):
     """What a recalled item is. Episodes are raw messages; later layers derive the rest."""
 
     EPISODE = "episode"
+    FACT = "fact"
+    DIARY = "diary"
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,66 @@ class Episode:
 
 
 @dataclass(frozen=True)
+class Fact:
+    """A statement about a subject with the four times of a bi-temporal record.
+
+    `valid_from` / `valid_to` say when it was true in the world (a newer contradicting
+    fact closes `valid_to`); `recorded_at` / `retired_at` when Kuzya learned and retracted
+    it ("forget my address"). `strength` counts the messages that stated it; `sources`
+    are their episode ids. The audience is that of the sources: a fact stated before
+    several audiences is one fact per audience.
+    """
+
+    id: int
+    subject: str
+    attribute: str
+    value: str
+    statement: str
+    category: str
+    priority: int
+    audience: frozenset[str]
+    strength: int
+    valid_from: datetime
+    valid_to: datetime | None
+    recorded_at: datetime
+    retired_at: datetime | None
+    sources: tuple[int, ...]
+    origin: str  # "rules" or "llm:<model>"
+
+    @property
+    def current(self) -> bool:
+        return self.valid_to is None and self.retired_at is None
+
+    def dated(self) -> str:
+        """The statement with the time it held: "since 10 March 2026" or "until ..."."""
+        start = self.valid_from.strftime("%d %B %Y").lstrip("0")
+        if self.valid_to is None:
+            return f"{self.statement} (since {start})"
+        end = self.valid_to.strftime("%d %B %Y").lstrip("0")
+        return f"{self.statement} (from {start} until {end}; no longer true)"
+
+
+@dataclass(frozen=True)
+class DiaryEntry:
+    """A summary of a conversation, a day or a period, with the episodes it covers.
+
+    `level` 0 summarises episodes; a higher level summarises diary entries again
+    (compression of old memories)."""
+
+    id: int
+    kind: str  # "conversation" | "day" | "period"
+    key: str  # the conversation id, or the day / period it covers
+    text: str
+    level: int
+    start: datetime
+    end: datetime
+    audience: frozenset[str]
+    sources: tuple[int, ...]  # episode ids
+    origin: str  # "extractive" or "llm:<model>"
+    created_at: datetime
+
+
+@dataclass(frozen=True)
 class HistoryEvent:
     """One change to a memory, as kept in the audit log."""
 
@@ -176,12 +238,14 @@ class Recall:
         return sum(item.words for item in self.items)
 
     def as_prompt(self) -> str:
-        """Memory context for a prompt, in time order and grouped by day."""
+        """Memory context for a prompt: facts first, then the rest in time order, by day."""
         if not self.items:
             return "(no relevant memories)"
-        lines: list[str] = []
+        facts = [item for item in self.items if item.kind is Kind.FACT]
+        lines = ["Known facts:", *(f"- {item.line()}" for item in facts)] if facts else []
         day = None
-        for item in sorted(self.items, key=lambda i: (i.said_at, i.id)):
+        rest = (item for item in self.items if item.kind is not Kind.FACT)
+        for item in sorted(rest, key=lambda i: (i.said_at, i.id)):
             item_day = item.said_at.strftime("%d %B %Y")
             if item_day != day:
                 lines.append(f"[{item_day}]")

@@ -16,7 +16,7 @@ import numpy as np
 from kuzya import dates, entities
 from kuzya.dates import Span
 from kuzya.embed.base import Embedder, normalise
-from kuzya.model import Episode, Kind, Recall, RecallItem
+from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem
 from kuzya.store.base import Hit, Store
 from kuzya.text import terms as index_terms
 from kuzya.text import tokens
@@ -46,6 +46,9 @@ class RecallSettings:
     graph_seeds: int = 3  # best candidates whose entities seed the activation
     duplicate_cosine: float = 0.97
     working_turns: int = 6  # working-memory window of the conversation
+    fact_k: int = 5  # facts put before the episodes, at most
+    fact_cosine: float = 0.35  # a fact this similar to the query is relevant
+    diary_k: int = 2  # diary entries for overview questions ("what did we talk about?")
 
 
 DIALOGUE = 3  # audiences this small (two people and an assistant) converse turn by turn
@@ -70,6 +73,22 @@ class Query:
 _WHEN = re.compile(
     r"^\s*(when|what (date|day|year|month|time)|how long ago|since when)\b|"
     r"^\s*(когда|в каком (году|месяце)|какого числа|как давно)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+# Questions about how things were: superseded facts and their messages are kept for them.
+_PAST = re.compile(
+    r"\b(before|used to|previous(ly)?|former(ly)?|originally|at first|in the past|"
+    r"earlier|anymore|any more|change[ds]?)\b|(?<!\w)(раньше|прежде|до этого|"
+    r"бывш\w*|прежн\w*|изначально|сначала|больше не)(?!\w)",
+    re.IGNORECASE,
+)
+# Overview questions, answered from the diary.
+_OVERVIEW = re.compile(
+    r"\b(what did (we|i|you) (talk|chat|discuss)\w*|summar(y|i[sz]e)|recap|catch me up|"
+    r"what happened)\b|(?<!\w)(о ч[её]м мы (говорили|разговаривали|болтали)|"
+    r"что (было|произошло)|кратко|подытож\w*|резюм\w*)(?!\w)",
     re.IGNORECASE,
 )
 
@@ -220,12 +239,86 @@ def run(
     scores = _with_neighbours(scores, episodes, vectors, settings)
     for item, episode in episodes.items():
         scores[item] += _boost(episode, query, settings)
-    in_working = {turn.id for turn in working}
-    ranked = sorted(
-        (item for item in scores if item not in in_working), key=lambda i: (-scores[i], i)
-    )
-    chosen = _pack(ranked, episodes, scores, store, namespace, limit, budget_words, settings)
+    about_past = _PAST.search(query_text) is not None
+    hidden = {turn.id for turn in working}
+    if not about_past:  # what a newer statement replaced is left out
+        hidden |= store.superseded_episodes(namespace, list(scores))
+    ranked = sorted((item for item in scores if item not in hidden), key=lambda i: (-scores[i], i))
+    first = _facts(store, namespace, query, participants, speaker, about_past, settings)
+    if _OVERVIEW.search(query_text):
+        first += _diary(store, namespace, query, participants, settings)
+    chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words, settings)
     return Recall(query=query_text, items=tuple(chosen), now=now)
+
+
+def _facts(
+    store: Store,
+    namespace: str,
+    query: Query,
+    participants: Sequence[str],
+    asker: str | None,
+    about_past: bool,
+    settings: RecallSettings,
+) -> list[RecallItem]:
+    """Facts similar to the query: current ones, or every one for a question about the past."""
+    hits = store.fact_search(
+        namespace,
+        query.vector,
+        participants,
+        settings.fact_k,
+        current_only=not about_past,
+        asker=asker or (participants[0] if len(participants) == 1 else None),
+    )
+    return [_fact_item(fact, score) for fact, score in hits if score >= settings.fact_cosine]
+
+
+def _fact_item(fact: Fact, score: float) -> RecallItem:
+    return RecallItem(
+        id=fact.id,
+        kind=Kind.FACT,
+        text=fact.dated(),
+        score=round(score, 6),
+        speaker="",
+        conversation="",
+        said_at=fact.valid_from,
+        stored_at=fact.recorded_at,
+        sources=fact.sources,
+    )
+
+
+def _diary(
+    store: Store,
+    namespace: str,
+    query: Query,
+    participants: Sequence[str],
+    settings: RecallSettings,
+) -> list[RecallItem]:
+    """Diary entries for an overview question: those in the window it names, else the
+    most similar ones."""
+    entries = [e for e in store.diary(namespace, participants=participants, uncompressed=True)
+               if e.kind != "conversation"]  # fmt: skip
+    window = query.window
+    if window is not None:
+        entries = [e for e in entries if e.start < window.end and window.start <= e.end]
+    if not entries:
+        return []
+    scores = store.diary_vectors(namespace, [e.id for e in entries]) @ query.vector
+    best = np.argsort(-scores)[: settings.diary_k]
+    return [_diary_item(entries[i], float(scores[i])) for i in sorted(best)]
+
+
+def _diary_item(entry: DiaryEntry, score: float) -> RecallItem:
+    return RecallItem(
+        id=entry.id,
+        kind=Kind.DIARY,
+        text=f"(diary) {entry.text}",
+        score=round(score, 6),
+        speaker="",
+        conversation=entry.key if entry.kind == "conversation" else "",
+        said_at=entry.start,
+        stored_at=entry.created_at,
+        sources=entry.sources,
+    )
 
 
 def _add_graph(
@@ -290,6 +383,7 @@ def _item(episode: Episode, score: float) -> RecallItem:
 
 
 def _pack(
+    first: list[RecallItem],
     ranked: list[int],
     episodes: dict[int, Episode],
     scores: dict[int, float],
@@ -299,13 +393,19 @@ def _pack(
     budget_words: int | None,
     settings: RecallSettings,
 ) -> list[RecallItem]:
-    """Best first, near-duplicates collapsed, until the limit or the word budget is reached."""
+    """`first` (facts, diary) then the episodes best first, near-duplicates collapsed,
+    until the limit or the word budget is reached."""
+    chosen: list[RecallItem] = []
+    used = 0
+    for candidate in first:
+        words = candidate.words
+        if len(chosen) < limit and (budget_words is None or used + words <= budget_words):
+            chosen.append(candidate)
+            used += words
     window = ranked[: max(limit * 3, 60)]
     vectors = store.vector_of(namespace, window)
-    chosen: list[RecallItem] = []
     kept: np.ndarray | None = None  # vectors of the chosen items, one per row
     seen_text: set[str] = set()
-    used = 0
     for item in window:
         if len(chosen) >= limit or (budget_words is not None and budget_words - used < 5):
             break  # full: nothing useful fits in fewer than five words

@@ -9,6 +9,7 @@ of them: the privacy rule is the store's job, done inside its query.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -18,7 +19,16 @@ import numpy.typing as npt
 
 from kuzya.dates import Span
 from kuzya.entities import Mention
-from kuzya.model import Conversation, Entity, EntityChange, Episode, HistoryEvent, Message
+from kuzya.model import (
+    Conversation,
+    DiaryEntry,
+    Entity,
+    EntityChange,
+    Episode,
+    Fact,
+    HistoryEvent,
+    Message,
+)
 
 Hit = tuple[int, float]  # (memory id, score); higher is better
 
@@ -172,7 +182,136 @@ class EntityStore(Protocol):
         ...
 
 
-class Store(EpisodeStore, SearchStore, EntityStore, Protocol):
+@dataclass(frozen=True)
+class NewFact:
+    """A fact to record, stated in episode `source` before `audience`."""
+
+    subject: str
+    attribute: str
+    value: str
+    value_key: str  # the value's index terms, to recognise a repeat said differently
+    statement: str
+    category: str
+    priority: int
+    audience: tuple[str, ...]
+    valid_from: datetime
+    valid_to: datetime | None
+    origin: str
+    vector: npt.NDArray[np.float32]  # of the statement ("ana lives in Lisbon")
+    own_vector: npt.NDArray[np.float32]  # as the subject says it ("I live in Lisbon")
+    source: int
+
+
+@dataclass(frozen=True)
+class NewDiaryEntry:
+    kind: str
+    key: str
+    level: int
+    text: str
+    start: datetime
+    end: datetime
+    audience: tuple[str, ...]
+    sources: tuple[int, ...]  # episode ids
+    origin: str
+    vector: npt.NDArray[np.float32]
+    covers: tuple[int, ...] = ()  # diary entries this one compresses
+
+
+class FactWriter(Protocol):
+    """Fact changes made in one transaction: all of them are kept, or none."""
+
+    def current(self, subject: str, attribute: str) -> list[Fact]:
+        """Current facts of the subject and attribute, in every audience."""
+        ...
+
+    def stated_by(self, episode_id: int) -> list[Fact]: ...
+
+    def add(self, new: NewFact) -> int: ...
+
+    def add_source(self, fact_id: int, episode_id: int) -> bool:
+        """Stated again: False when that episode was already a source."""
+        ...
+
+    def close(self, fact_id: int, valid_to: datetime, reason: str) -> None: ...
+
+    def retire(self, fact_id: int, reason: str, actor: str | None) -> None:
+        """Forget: out of recall and the profile, its value erased; the event is kept."""
+        ...
+
+
+class FactStore(Protocol):
+    def fact_writer(self, namespace: str) -> AbstractContextManager[FactWriter]: ...
+
+    def facts(
+        self,
+        namespace: str,
+        *,
+        participants: Sequence[str] | None = None,
+        subject: str | None = None,
+        current_only: bool = True,
+        ids: Sequence[int] | None = None,
+    ) -> list[Fact]:
+        """Facts not forgotten, by priority; with participants, only those they may see."""
+        ...
+
+    def fact_search(
+        self,
+        namespace: str,
+        vector: npt.NDArray[np.float32],
+        participants: Sequence[str],
+        k: int,
+        current_only: bool = True,
+        asker: str | None = None,
+    ) -> list[tuple[Fact, float]]:
+        """Visible facts most similar to the vector, with their cosine; the asker's own
+        facts are compared as the asker would state them too (the better cosine counts)."""
+        ...
+
+    def superseded_episodes(self, namespace: str, episode_ids: Sequence[int]) -> set[int]:
+        """Those of the episodes that stated facts, none of which is current any more."""
+        ...
+
+    def fact_history(self, namespace: str, fact_id: int) -> list[tuple[str, str, datetime]]: ...
+
+
+class DiaryStore(Protocol):
+    def put_diary(self, namespace: str, new: NewDiaryEntry) -> DiaryEntry:
+        """Write the entry, replacing the one of the same kind, key, level and audience."""
+        ...
+
+    def diary(
+        self,
+        namespace: str,
+        *,
+        participants: Sequence[str] | None = None,
+        kind: str | None = None,
+        uncompressed: bool = False,
+        before: datetime | None = None,
+        ids: Sequence[int] | None = None,
+    ) -> list[DiaryEntry]: ...
+
+    def diary_vectors(self, namespace: str, ids: Sequence[int]) -> npt.NDArray[np.float32]: ...
+
+
+class JobStore(Protocol):
+    def job_position(self, namespace: str, job: str) -> int:
+        """How far a consolidation job got (an episode id; 0 before its first run)."""
+        ...
+
+    def set_job_position(self, namespace: str, job: str, position: int) -> None: ...
+
+    def episodes_after(self, namespace: str, after: int, limit: int) -> list[Episode]:
+        """Episodes with ids above `after`, in id order, in every audience (for jobs)."""
+        ...
+
+    def redact_episode(
+        self, namespace: str, episode_id: int, new: NewEpisode, actor: str | None
+    ) -> Episode:
+        """Replace the text with a redacted one; no earlier text survives in the history."""
+        ...
+
+
+class Store(EpisodeStore, SearchStore, EntityStore, FactStore, DiaryStore, JobStore, Protocol):
     """Everything the engine needs from a backend."""
 
     @property

@@ -144,7 +144,76 @@ def m002_entities(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_entities]
+def m003_facts_diary_jobs(db: sqlite3.Connection) -> None:
+    _run(
+        db,
+        """
+        CREATE TABLE facts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            attribute TEXT NOT NULL,
+            value TEXT NOT NULL,
+            value_key TEXT NOT NULL,
+            statement TEXT NOT NULL,
+            category TEXT NOT NULL,
+            priority INTEGER NOT NULL,
+            audience_id INTEGER NOT NULL REFERENCES audiences (id),
+            valid_from REAL NOT NULL,
+            valid_to REAL,
+            recorded_at REAL NOT NULL,
+            retired_at REAL,
+            origin TEXT NOT NULL,
+            embedding BLOB NOT NULL,
+            own_embedding BLOB NOT NULL
+        );
+        CREATE INDEX facts_by_subject ON facts (namespace, subject, attribute);
+        CREATE INDEX facts_by_audience ON facts (namespace, audience_id);
+        CREATE TABLE fact_sources (
+            fact_id INTEGER NOT NULL REFERENCES facts (id),
+            episode_id INTEGER NOT NULL,
+            PRIMARY KEY (fact_id, episode_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX fact_sources_by_episode ON fact_sources (episode_id);
+        CREATE TABLE fact_history (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            fact_id INTEGER NOT NULL,
+            event TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            at REAL NOT NULL,
+            actor TEXT
+        );
+        CREATE INDEX fact_history_by_fact ON fact_history (namespace, fact_id);
+        CREATE TABLE diary (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            key TEXT NOT NULL,
+            level INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            start REAL NOT NULL,
+            end REAL NOT NULL,
+            audience_id INTEGER NOT NULL REFERENCES audiences (id),
+            sources TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            embedding BLOB NOT NULL,
+            compressed_into INTEGER,
+            UNIQUE (namespace, kind, key, level, audience_id)
+        );
+        CREATE INDEX diary_by_time ON diary (namespace, start);
+        CREATE TABLE job_cursors (
+            namespace TEXT NOT NULL,
+            job TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (namespace, job)
+        ) WITHOUT ROWID
+        """,
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_entities, m003_facts_diary_jobs]
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:

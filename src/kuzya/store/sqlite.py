@@ -31,6 +31,7 @@ from kuzya.store import sqlite_graph as graph
 from kuzya.store.base import Hit, NewEpisode
 from kuzya.store.sqlite_base import audience_key, placeholders
 from kuzya.store.sqlite_entities import EntityTables
+from kuzya.store.sqlite_facts import FactTables
 
 _EPISODE_COLUMNS = (
     "id, namespace, conversation, speaker, text, attachments, metadata, "
@@ -83,7 +84,7 @@ def _index_text(
     )
 
 
-class SQLiteStore(EntityTables):
+class SQLiteStore(EntityTables, FactTables):
     """Store port over one SQLite file. Thread-safe; one connection guarded by a lock."""
 
     # -- writing ------------------------------------------------------------------------
@@ -175,6 +176,16 @@ class SQLiteStore(EntityTables):
     def update_episode(
         self, namespace: str, episode_id: int, new: NewEpisode, actor: str | None
     ) -> Episode:
+        return self._rewrite(namespace, episode_id, new, actor, redact=False)
+
+    def redact_episode(
+        self, namespace: str, episode_id: int, new: NewEpisode, actor: str | None
+    ) -> Episode:
+        return self._rewrite(namespace, episode_id, new, actor, redact=True)
+
+    def _rewrite(
+        self, namespace: str, episode_id: int, new: NewEpisode, actor: str | None, *, redact: bool
+    ) -> Episode:
         self._check_vector(new.vector)
         now = time.time()
         with self._write() as db:
@@ -205,7 +216,15 @@ class SQLiteStore(EntityTables):
                 "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
                 (namespace, episode_id),
             )
-            self._log(db, namespace, episode_id, "UPDATE", row[0], new.message.text, actor, now)
+            if redact:  # nothing said before the redaction survives, not even in history
+                db.execute(
+                    "UPDATE history SET old_text = NULL, new_text = NULL "
+                    "WHERE namespace = ? AND memory_id = ?",
+                    (namespace, episode_id),
+                )
+                self._log(db, namespace, episode_id, "FORGET", None, new.message.text, actor, now)
+            else:
+                self._log(db, namespace, episode_id, "UPDATE", row[0], new.message.text, actor, now)
         self._sync()
         return self.get_episode(namespace, episode_id)
 
@@ -326,6 +345,15 @@ class SQLiteStore(EntityTables):
         if not rows:
             raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
         return [HistoryEvent(int(r[0]), r[1], r[2], r[3], from_epoch(r[4]), r[5]) for r in rows]
+
+    def episodes_after(self, namespace: str, after: int, limit: int) -> list[Episode]:
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND id > ? "
+                "ORDER BY id LIMIT ?",
+                (namespace, after, limit),
+            ).fetchall()
+            return [self._episode(row) for row in rows]
 
     def recent_turns(
         self, namespace: str, conversation: str, participants: Sequence[str], limit: int
