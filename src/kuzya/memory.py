@@ -9,25 +9,33 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from kuzya import consolidate, dates, entities, validate
+from kuzya import consolidate, dates, entities, profile, validate
 from kuzya import recall as recall_pipeline
 from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
 from kuzya.errors import InvalidInput
+from kuzya.facts.forget import Forgotten, forget
+from kuzya.facts.schema import ATTRIBUTES, Forget
+from kuzya.llm.base import LLM
 from kuzya.model import (
     Attachment,
     Conversation,
+    DiaryEntry,
     Entity,
     EntityChange,
     Episode,
+    Fact,
     HistoryEvent,
     Message,
     Recall,
     RecallItem,
 )
+from kuzya.profile import Profile
 from kuzya.recall import RecallSettings
+from kuzya.sleep import Sleeper, SleepReport
 from kuzya.store.base import NewEpisode, Store
 from kuzya.store.sqlite import SQLiteStore
 from kuzya.text import terms
+from kuzya.worker import SleepWorker
 
 DEFAULT_CONVERSATION = "default"
 BATCH = 256  # messages per transaction in remember_many
@@ -49,11 +57,14 @@ class Memory:
         *,
         namespace: str = "default",
         settings: RecallSettings | None = None,
+        llm: LLM | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
+        self.llm = llm  # used by sleep for facts and the diary; None: rules and extracts
         self.namespace = validate.name(namespace, "namespace")
         self.settings = settings or RecallSettings()
+        self.worker: SleepWorker | None = None
         store.bind_embedder(embedder.name, embedder.dim)
 
     @classmethod
@@ -65,14 +76,23 @@ class Memory:
         embedder: str | Embedder = DEFAULT_EMBEDDER,
         durable: bool = True,
         settings: RecallSettings | None = None,
+        llm: LLM | None = None,
     ) -> Memory:
         """Open (or create) a SQLite store file with the default multilingual embedder."""
         model = load_embedder(embedder) if isinstance(embedder, str) else embedder
         return cls(
-            SQLiteStore(path, durable=durable), model, namespace=namespace, settings=settings
+            SQLiteStore(path, durable=durable),
+            model,
+            namespace=namespace,
+            settings=settings,
+            llm=llm,
         )
 
     def close(self) -> None:
+        """Stop the background worker (after its last run) and close the store."""
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker = None
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -172,7 +192,10 @@ class Memory:
                     names.setdefault(mention.key, mention.key)
                 if mention.relation:
                     known[message.speaker][f"my {mention.relation}"] = mention.key
-        return self.store.add_episodes(self.namespace, batch)
+        stored = self.store.add_episodes(self.namespace, batch)
+        if self.worker is not None:
+            self.worker.notify(len(stored))
+        return stored
 
     @staticmethod
     def _analysed(message: Message, vector: Any, known: Mapping[str, str]) -> NewEpisode:
@@ -342,6 +365,97 @@ class Memory:
     def prune(self, *, now: datetime | str | None = None, below: float = 0.05) -> int:
         """Drop associations that decayed below `below`; returns how many were dropped."""
         return self.store.prune(self.namespace, validate.moment(now, "now"), below)
+
+    # -- facts, profile, diary and sleep (the cold path) ---------------------------------
+
+    def facts(
+        self,
+        *,
+        subject: str | None = None,
+        participants: Sequence[str] | None = None,
+        include_past: bool = False,
+    ) -> list[Fact]:
+        """Facts found so far (see `sleep`), by priority; with participants, those they may
+        see; with `include_past`, also those a newer statement closed."""
+        return self.store.facts(
+            self.namespace,
+            participants=None
+            if participants is None
+            else validate.names(participants, "participants"),
+            subject=None if subject is None else validate.name(subject, "subject"),
+            current_only=not include_past,
+        )
+
+    def fact_history(self, fact_id: int) -> list[tuple[str, str, datetime]]:
+        """(event, detail, time) of a fact: ADD, STRENGTHEN, CLOSE, FORGET."""
+        return self.store.fact_history(self.namespace, validate.memory_id(fact_id))
+
+    def profile(self, subject: str, *, participants: Sequence[str] | None = None) -> Profile:
+        """The subject's current facts, most important first, that the participants
+        (by default the subject alone) may see."""
+        who = validate.name(subject, "subject")
+        present = [who] if participants is None else validate.names(participants, "participants")
+        return profile.build(who, self.store.facts(self.namespace, participants=present))
+
+    def forget(
+        self,
+        subject: str,
+        *,
+        attribute: str | None = None,
+        about: str | None = None,
+        everything: bool = False,
+        actor: str | None = None,
+    ) -> Forgotten:
+        """Forget what `subject` said: their facts of an `attribute` ("address"), about
+        something ("Tom"), both ("lives_in", "Lisbon"), or with `everything=True` every fact
+        about them. The facts are retired and the sentences that stated them cut from the
+        subject's own messages; the history keeps only that something was forgotten."""
+        who = validate.name(subject, "subject")
+        if attribute is None and about is None and not everything:
+            raise InvalidInput("forget needs attribute=, about=, or everything=True")
+        if attribute is not None and attribute not in ATTRIBUTES:
+            raise InvalidInput(f"unknown attribute {attribute!r}; known: {', '.join(ATTRIBUTES)}")
+        request = Forget(who, attribute, None if about is None else validate.text(about, "about"))
+        return forget(
+            self.store, self.namespace, request, [who], validate.actor(actor), self._redact
+        )
+
+    def _redact(self, episode: Episode, text: str) -> None:
+        message = Message(
+            text=text,
+            speaker=episode.speaker,
+            conversation=episode.conversation,
+            participants=tuple(episode.audience),
+            time=episode.said_at,
+        )
+        new = self._analysed(
+            message,
+            self.embedder.embed([text])[0],
+            self.store.gazetteer(self.namespace, episode.speaker),
+        )
+        self.store.redact_episode(self.namespace, episode.id, new, None)
+
+    def diary(self, *, participants: Sequence[str], kind: str | None = None) -> list[DiaryEntry]:
+        """Diary entries the participants may see, oldest first ("conversation", "day",
+        "period")."""
+        return self.store.diary(
+            self.namespace, participants=validate.names(participants, "participants"), kind=kind
+        )
+
+    def sleep(self, *, now: datetime | str | None = None) -> SleepReport:
+        """Consolidate what was remembered since the last sleep: facts, forget requests,
+        diary, entity merge and split, decay and pruning, compression of old entries."""
+        sleeper = Sleeper(self.store, self.embedder, self.namespace, self._redact, self.llm)
+        return sleeper.run(validate.moment(now, "now"))
+
+    def start_worker(self, *, every: int = 50, idle_seconds: float = 30.0) -> SleepWorker:
+        """Sleep in a background thread after `every` messages, or after `idle_seconds`
+        without messages while some are pending. `close()` stops it."""
+        if self.worker is None:
+            self.worker = SleepWorker(
+                lambda now: self.sleep(now=now), every=every, idle_seconds=idle_seconds
+            )
+        return self.worker
 
     def compact(self) -> None:
         """Rewrite indexes and the file (all namespaces): forgotten words are purged."""

@@ -1,0 +1,169 @@
+"""The diary: a summary per conversation, per day, and for old periods a summary of the
+summaries (compression of old memories). Extractive without a model: the messages
+closest to the conversation's centroid, first sentence each, in time order."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+import numpy as np
+
+from kuzya.embed.base import Embedder
+from kuzya.errors import LLMError
+from kuzya.llm.base import LLM, ChatMessage
+from kuzya.model import DiaryEntry, Episode
+from kuzya.store.base import NewDiaryEntry, Store
+
+EXTRACTIVE = "extractive"
+_FIRST_SENTENCE = re.compile(r"^(.{20,}?[.!?…])(\s|$)")
+_MAX_WORDS = 30
+
+
+def _clip(text: str) -> str:
+    match = _FIRST_SENTENCE.match(text)
+    sentence = match.group(1) if match else text
+    words = sentence.split()
+    return " ".join(words[:_MAX_WORDS]) + (" …" if len(words) > _MAX_WORDS else "")
+
+
+def extractive_summary(texts: Sequence[str], vectors: np.ndarray, size: int = 4) -> str:
+    """The `size` texts nearest the centroid and unlike each other, in their order."""
+    if not texts:
+        return ""
+    centroid = vectors.mean(axis=0)
+    relevance = vectors @ centroid
+    chosen: list[int] = []
+    while len(chosen) < min(size, len(texts)):
+        penalty = np.max(vectors @ vectors[chosen].T, axis=1) if chosen else 0.0
+        score = relevance - 0.5 * penalty
+        score[chosen] = -np.inf
+        chosen.append(int(np.argmax(score)))
+    return " ".join(_clip(texts[i]) for i in sorted(chosen))
+
+
+def write_conversation(
+    store: Store,
+    namespace: str,
+    embedder: Embedder,
+    episodes: Sequence[Episode],
+    summary: str | None,
+    origin: str,
+) -> DiaryEntry:
+    """The entry for one conversation (one audience), rewritten as the conversation grows.
+    `episodes` are all of its episodes so far; `summary` a model's summary of them."""
+    first, last = episodes[0], episodes[-1]
+    if summary is None:
+        vectors = store.vector_of(namespace, [e.id for e in episodes])
+        rows = [e for e in episodes if e.id in vectors]
+        summary = extractive_summary(
+            [f"{e.speaker}: {e.content}" for e in rows], np.stack([vectors[e.id] for e in rows])
+        )
+        origin = EXTRACTIVE
+    text = f"{first.said_at:%d %B %Y}, {first.conversation}: {summary}"
+    return store.put_diary(
+        namespace,
+        NewDiaryEntry(
+            kind="conversation",
+            key=first.conversation,
+            level=0,
+            text=text,
+            start=first.said_at,
+            end=last.said_at,
+            audience=tuple(sorted(first.audience)),
+            sources=tuple(e.id for e in episodes),
+            origin=origin,
+            vector=embedder.embed([text])[0],
+        ),
+    )
+
+
+def compress(
+    store: Store,
+    namespace: str,
+    embedder: Embedder,
+    llm: LLM | None,
+    now: datetime,
+    older_than_days: float = 30.0,
+) -> list[DiaryEntry]:
+    """Conversation entries older than the cut-off become one entry per month and
+    audience; the entries it covers leave recall (they stay readable in the diary)."""
+    cutoff = now - timedelta(days=older_than_days)
+    groups: dict[tuple[str, frozenset[str]], list[DiaryEntry]] = defaultdict(list)
+    for entry in store.diary(namespace, kind="conversation", uncompressed=True, before=cutoff):
+        groups[(entry.start.strftime("%Y-%m"), entry.audience)].append(entry)
+    written = []
+    for (month, audience), entries in sorted(groups.items(), key=lambda g: g[0][0]):
+        previous = [
+            e
+            for e in store.diary(namespace, kind="period", participants=sorted(audience))
+            if e.key == month and e.audience == audience
+        ]
+        entries = previous + entries
+        text, origin = _summarise([e.text for e in entries], llm)
+        if text is None:
+            vectors = store.diary_vectors(namespace, [e.id for e in entries])
+            text, origin = extractive_summary([e.text for e in entries], vectors, 6), EXTRACTIVE
+        written.append(
+            store.put_diary(
+                namespace,
+                NewDiaryEntry(
+                    kind="period",
+                    key=month,
+                    level=1,
+                    text=f"{month}: {text}",
+                    start=min(e.start for e in entries),
+                    end=max(e.end for e in entries),
+                    audience=tuple(sorted(audience)),
+                    sources=tuple(sorted({s for e in entries for s in e.sources})),
+                    origin=origin,
+                    vector=embedder.embed([text])[0],
+                    covers=tuple(e.id for e in entries if e.kind == "conversation"),
+                ),
+            )
+        )
+    return written
+
+
+def _summarise(texts: Sequence[str], llm: LLM | None) -> tuple[str | None, str]:
+    if llm is None:
+        return None, EXTRACTIVE
+    prompt = "Summarise these diary entries in at most 5 sentences, keeping names, places "
+    prompt += "and dates:\n" + "\n".join(f"- {t}" for t in texts)
+    try:
+        reply = llm.chat([ChatMessage("user", prompt)], max_tokens=300)
+    except LLMError:
+        return None, EXTRACTIVE
+    text = reply.text.strip()
+    return (text, f"llm:{llm.name}") if text else (None, EXTRACTIVE)
+
+
+def write_day(
+    store: Store, namespace: str, embedder: Embedder, day: str, audience: frozenset[str]
+) -> DiaryEntry | None:
+    """The day's entry for one audience: its conversations' entries, in time order."""
+    entries = [
+        e
+        for e in store.diary(namespace, kind="conversation", participants=sorted(audience))
+        if e.audience == audience and e.start.strftime("%Y-%m-%d") == day
+    ]
+    if not entries:
+        return None
+    text = " | ".join(e.text for e in entries)
+    return store.put_diary(
+        namespace,
+        NewDiaryEntry(
+            kind="day",
+            key=day,
+            level=0,
+            text=text,
+            start=min(e.start for e in entries),
+            end=max(e.end for e in entries),
+            audience=tuple(sorted(audience)),
+            sources=tuple(sorted({s for e in entries for s in e.sources})),
+            origin=EXTRACTIVE,
+            vector=embedder.embed([text])[0],
+        ),
+    )

@@ -1,0 +1,134 @@
+"""Facts from a chunk of messages: rules always, plus one schema-checked LLM call per
+chunk when a model is configured (the same call also summarises the chunk for the diary).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import BaseModel, Field
+
+from kuzya.errors import LLMError
+from kuzya.facts import rules
+from kuzya.facts.reconcile import Found
+from kuzya.facts.schema import ATTRIBUTES, Claim
+from kuzya.llm.base import LLM, ChatMessage
+from kuzya.llm.structured import structured
+from kuzya.model import Episode
+
+CHUNK = 40  # messages per LLM call
+
+
+class ExtractedFact(BaseModel):
+    message: int = Field(description="number of the message that states the fact")
+    subject: str = Field(description="who the fact is about: the speaker's name for 'I'")
+    attribute: str = Field(description="one of the listed attributes")
+    value: str
+    negated: bool = Field(default=False, description="true if it says the fact no longer holds")
+
+
+class Summary(BaseModel):
+    conversation: str
+    summary: str = Field(description="2-3 sentences: what happened, who, when")
+
+
+class Extraction(BaseModel):
+    facts: list[ExtractedFact] = Field(default_factory=list)
+    summaries: list[Summary] = Field(default_factory=list)
+
+
+_SYSTEM = (
+    "You read a conversation and list the personal facts its speakers state about "
+    "themselves or people they name, as JSON. Attributes: {attributes}. Use the "
+    "speaker's name as subject when they say 'I'. Only facts stated as true, not "
+    "questions, wishes or jokes; set negated=true when a message says a fact stopped "
+    "being true. Also write a short summary of each conversation."
+)
+
+
+@dataclass(frozen=True)
+class Digest:
+    """What a chunk of messages yields: claims with their episodes, and a summary."""
+
+    found: list[Found]
+    summaries: dict[str, str]  # conversation id -> a model's summary (empty without one)
+
+
+def rule_claims(episodes: Sequence[Episode]) -> list[Found]:
+    return [
+        Found(episode, claim, "rules")
+        for episode in episodes
+        for claim in rules.claims(episode.text, episode.speaker)
+    ]
+
+
+def digest(episodes: Sequence[Episode], llm: LLM | None) -> Digest:
+    """Rule claims for every message; with a model, its claims and summary too. A model
+    that keeps answering junk leaves the rule claims standing (its error is raised by
+    `structured` and turned into an empty contribution here, counted by the caller)."""
+    found = rule_claims(episodes)
+    if llm is None or not episodes:
+        return Digest(found, {})
+    messages = [
+        ChatMessage("system", _SYSTEM.format(attributes=", ".join(ATTRIBUTES))),
+        ChatMessage("user", _transcript(episodes)),
+    ]
+    try:
+        answer = structured(llm, messages, Extraction, max_tokens=900)
+    except LLMError:
+        return Digest(found, {})
+    seen = {(f.episode.id, f.claim.attribute, f.claim.value.lower()) for f in found}
+    origin = f"llm:{llm.name}"
+    for fact in answer.facts:
+        if not 0 <= fact.message < len(episodes) or fact.attribute not in ATTRIBUTES:
+            continue  # a model's invention: no such message or attribute
+        value, subject = fact.value.strip(), fact.subject.strip()
+        episode = episodes[fact.message]
+        if not value or not subject or (episode.id, fact.attribute, value.lower()) in seen:
+            continue
+        if subject.lower() in {"i", "me", "speaker", "user", "я"}:
+            subject = episode.speaker
+        found.append(Found(episode, Claim(subject, fact.attribute, value, fact.negated), origin))
+        seen.add((episode.id, fact.attribute, value.lower()))
+    conversations = {e.conversation for e in episodes}
+    summaries = {
+        s.conversation: s.summary.strip()
+        for s in answer.summaries
+        if s.conversation in conversations and s.summary.strip()
+    }
+    return Digest(found, summaries)
+
+
+def _transcript(episodes: Sequence[Episode]) -> str:
+    """Numbered messages under a heading per conversation."""
+    lines: list[str] = []
+    for number, episode in enumerate(episodes):
+        if number == 0 or episodes[number - 1].conversation != episode.conversation:
+            lines.append(f"## conversation {episode.conversation} ({episode.said_at:%Y-%m-%d})")
+        lines.append(f"[{number}] {episode.speaker}: {episode.content}")
+    return "\n".join(lines)
+
+
+def chunks(episodes: Sequence[Episode], size: int = CHUNK) -> list[list[Episode]]:
+    """Consecutive episodes in chunks of at most `size`, whole conversations kept together
+    where they fit (one model call then covers several short conversations)."""
+    out: list[list[Episode]] = []
+    current: list[Episode] = []
+    start = 0
+    while start < len(episodes):
+        end = start
+        while end < len(episodes) and episodes[end].conversation == episodes[start].conversation:
+            end += 1
+        conversation = list(episodes[start:end])
+        if current and len(current) + len(conversation) > size:
+            out.append(current)
+            current = []
+        while len(conversation) > size:
+            out.append(conversation[:size])
+            conversation = conversation[size:]
+        current.extend(conversation)
+        start = end
+    if current:
+        out.append(current)
+    return out

@@ -1,0 +1,144 @@
+"""Sleep: the cold path. Idempotent jobs over what was remembered since the last run:
+facts (rules, plus one LLM call per chunk when a model is given), forget requests,
+diary entries, entity merge and split, association decay and pruning, and compression
+of old diary entries. Remember and recall never wait for it."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from kuzya import consolidate, diary
+from kuzya.embed.base import Embedder
+from kuzya.facts import extract, rules
+from kuzya.facts.forget import forget
+from kuzya.facts.reconcile import reconcile
+from kuzya.llm.base import LLM
+from kuzya.model import Episode
+from kuzya.store.base import Store
+
+DIGEST = "digest"  # the job cursor: the last episode id turned into facts and diary
+BATCH = 500
+
+
+@dataclass
+class SleepReport:
+    """What one sleep did, and what it cost."""
+
+    episodes: int = 0
+    facts: Counter[str] = field(default_factory=Counter)
+    forgotten: int = 0
+    diary: int = 0
+    merged: int = 0
+    split: int = 0
+    pruned: int = 0
+    compressed: int = 0
+    llm: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "facts": dict(self.facts)}
+
+
+def is_assistant(episode: Episode) -> bool:
+    """The assistant's own replies state no facts about anyone."""
+    return episode.metadata.get("role") == "assistant"
+
+
+@dataclass
+class Sleeper:
+    store: Store
+    embedder: Embedder
+    namespace: str
+    rewrite: Callable[[Episode, str], None]  # stores a redacted text (re-indexed)
+    llm: LLM | None = None
+
+    def run(self, now: datetime) -> SleepReport:
+        started, report = time.monotonic(), SleepReport()
+        before = self.llm.meter.snapshot() if self.llm else {}
+        while episodes := self.store.episodes_after(
+            self.namespace, self.store.job_position(self.namespace, DIGEST), BATCH
+        ):
+            self._digest(episodes, report)
+            self.store.set_job_position(self.namespace, DIGEST, episodes[-1].id)
+            report.episodes += len(episodes)
+        report.merged = len(consolidate.merge_entities(self.store, self.namespace, 0.25))
+        report.split = len(consolidate.split_entities(self.store, self.namespace, 0.35))
+        report.pruned = self.store.prune(self.namespace, now, 0.05)
+        report.compressed = len(
+            diary.compress(self.store, self.namespace, self.embedder, self.llm, now)
+        )
+        if self.llm:
+            after = self.llm.meter.snapshot()
+            report.llm = {key: after[key] - before.get(key, 0) for key in after}
+        report.seconds = round(time.monotonic() - started, 3)
+        return report
+
+    def _digest(self, episodes: Sequence[Episode], report: SleepReport) -> None:
+        by_audience: dict[frozenset[str], list[Episode]] = defaultdict(list)
+        for episode in episodes:
+            by_audience[episode.audience].append(episode)
+        days: set[tuple[str, frozenset[str]]] = set()
+        for audience, group in by_audience.items():
+            first = {c: i for i, c in enumerate(dict.fromkeys(e.conversation for e in group))}
+            group.sort(key=lambda e: (first[e.conversation], e.id))  # conversations together
+            summaries: dict[str, list[str]] = defaultdict(list)
+            for chunk in extract.chunks(group):
+                spoken = [e for e in chunk if not is_assistant(e)]
+                result = extract.digest(spoken, self.llm)
+                report.facts.update(
+                    reconcile(self.store, self.namespace, self.embedder, result.found)
+                )
+                report.forgotten += self._forget(spoken)
+                for conversation, summary in result.summaries.items():
+                    summaries[conversation].append(summary)
+            for conversation in dict.fromkeys(e.conversation for e in group):
+                self._write_diary(conversation, audience, summaries.get(conversation, []))
+                report.diary += 1
+            days.update((e.said_at.strftime("%Y-%m-%d"), audience) for e in group)
+        for day, audience in sorted(days, key=lambda d: d[0]):
+            diary.write_day(self.store, self.namespace, self.embedder, day, audience)
+
+    def _forget(self, chunk: Sequence[Episode]) -> int:
+        forgotten = 0
+        for episode in chunk:
+            request = rules.forget_request(episode.text, episode.speaker)
+            if request is not None:
+                done = forget(
+                    self.store, self.namespace, request, [episode.speaker], None, self.rewrite
+                )
+                forgotten += done.facts + done.redacted + done.deleted
+        return forgotten
+
+    def _write_diary(
+        self, conversation: str, audience: frozenset[str], summaries: list[str]
+    ) -> None:
+        everything = [
+            e
+            for e in self.store.list_episodes(
+                self.namespace,
+                participants=sorted(audience),
+                conversation=conversation,
+                limit=100_000,
+            )
+            if e.audience == audience
+        ]
+        if not everything:
+            return
+        summary, origin = None, diary.EXTRACTIVE
+        if summaries and self.llm is not None:
+            earlier = [
+                e.text.split(": ", 1)[-1]
+                for e in self.store.diary(
+                    self.namespace, kind="conversation", participants=sorted(audience)
+                )
+                if e.key == conversation and e.audience == audience and e.origin != diary.EXTRACTIVE
+            ]
+            summary, origin = " ".join([*earlier, *summaries]), f"llm:{self.llm.name}"
+        diary.write_conversation(
+            self.store, self.namespace, self.embedder, everything, summary, origin
+        )

@@ -1,0 +1,92 @@
+"""The cold-path extraction call with a scripted model: one call per chunk, whole
+conversations kept together, model inventions dropped, junk never half-written."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+from kuzya.facts.extract import chunks, digest
+from kuzya.memory import Memory
+from kuzya.model import Episode
+from kuzya.testing import ScriptedLLM
+
+T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
+
+
+def episodes(memory: Memory, sizes: list[int]) -> list[Episode]:
+    stored = []
+    for c, size in enumerate(sizes):
+        for i in range(size):
+            when = T0 + timedelta(days=c, minutes=i)
+            text = f"message {i} of conversation {c}"
+            stored.append(memory.remember(text, speaker="ana", conversation=f"c{c}", time=when))
+    return stored
+
+
+def test_chunks_keep_conversations_together(hash_memory: Memory) -> None:
+    stored = episodes(hash_memory, [10, 25, 8, 50])
+    sizes = [[e.conversation for e in chunk] for chunk in chunks(stored, 40)]
+    assert [len(c) for c in sizes] == [35, 8, 40, 10]
+    assert set(sizes[0]) == {"c0", "c1"} and set(sizes[1]) == {"c2"}
+    assert set(sizes[2]) == set(sizes[3]) == {"c3"}  # too long for one chunk: split
+    assert [e.id for chunk in chunks(stored, 40) for e in chunk] == [e.id for e in stored]
+
+
+def test_model_facts_are_checked_against_the_chunk(hash_memory: Memory) -> None:
+    stored = [
+        hash_memory.remember(
+            "I adopted a parrot called Kiwi.", speaker="ana", conversation="c", time=T0
+        ),
+        hash_memory.remember("Nice!", speaker="bo", conversation="c", time=T0),
+    ]
+    answer = {
+        "facts": [
+            {"message": 0, "subject": "I", "attribute": "pet", "value": "parrot Kiwi"},
+            {"message": 7, "subject": "ana", "attribute": "pet", "value": "ghost"},
+            {"message": 1, "subject": "bo", "attribute": "favourite_planet", "value": "Mars"},
+            {"message": 1, "subject": "", "attribute": "likes", "value": "x"},
+        ],
+        "summaries": [
+            {"conversation": "c", "summary": "Ana adopted a parrot."},
+            {"conversation": "nope", "summary": "invented"},
+        ],
+    }
+    llm = ScriptedLLM([json.dumps(answer)])
+    result = digest(stored, llm)
+    claims = [(f.claim.subject, f.claim.attribute, f.claim.value.lower()) for f in result.found]
+    assert claims.count(("ana", "pet", "parrot kiwi")) == 1  # rules and model agree: once
+    assert all(f.claim.value not in {"ghost", "Mars", "x"} for f in result.found)
+    assert result.summaries == {"c": "Ana adopted a parrot."}
+    assert len(llm.calls) == 1 and llm.calls[0].json_schema is not None
+    assert "## conversation c" in llm.calls[0].messages[1].content
+
+
+def test_junk_from_the_model_leaves_only_rule_claims(hash_memory: Memory) -> None:
+    stored = [hash_memory.remember("I live in Oslo.", speaker="ana", time=T0)]
+    llm = ScriptedLLM(["not json at all", "Sorry, I cannot do that.", '```json\n{"facts": 3}\n```'])
+    result = digest(stored, llm)
+    assert len(llm.calls) == 3  # the first try and two retries
+    assert all(f.origin == "rules" for f in result.found)
+    assert result.summaries == {}
+
+
+def test_sleep_with_a_model_makes_one_call_per_chunk(hash_memory: Memory) -> None:
+    episodes(hash_memory, [12, 12, 12])  # 36 messages: one chunk
+    llm = ScriptedLLM(
+        [
+            json.dumps(
+                {
+                    "facts": [],
+                    "summaries": [
+                        {"conversation": f"c{c}", "summary": f"Summary of c{c}."} for c in range(3)
+                    ],
+                }
+            )
+        ]
+    )
+    sleeping = Memory(hash_memory.store, hash_memory.embedder, namespace="test", llm=llm)
+    report = sleeping.sleep(now=T0 + timedelta(days=5))
+    assert report.llm["calls"] == 1 and report.episodes == 36
+    texts = [e.text for e in sleeping.diary(participants=["ana"], kind="conversation")]
+    assert texts == [f"0{c + 1} March 2026, c{c}: Summary of c{c}." for c in range(3)]
