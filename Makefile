@@ -40,15 +40,20 @@ lint: install-dev
 	$(VENV)/bin/mypy
 
 bench: install
-	$(KUZYA) eval scenarios $(SCENARIOS) --mode recall --json bench-out/scenarios.json
+	$(KUZYA) eval scenarios $(SCENARIOS) --mode recall --strict --json bench-out/scenarios.json
+	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --sleep --json bench-out/locomo-sleep.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --json bench-out/locomo.json
 	$(KUZYA) bench scale --episodes 100000 --json bench-out/scale.json
 	$(KUZYA) bench groupchat --json bench-out/groupchat.json
 
-# Answer mode: the scenarios answered by the embedded models, 5 runs each.
+# Answer mode: the scenarios answered by the embedded models, 5 runs each, greedy and
+# sampling; LoCoMo consolidated by sleep with SmolLM2 (LLM calls per 100 messages).
 bench-answer: install-dev
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm smollm2 --runs 5 --json bench-out/answer-smollm2.json
+	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm smollm2 --runs 5 --temperature 0.3 --json bench-out/answer-smollm2-t03.json
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm qwen-1.5b --runs 5 --json bench-out/answer-qwen.json
+	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm qwen-1.5b --runs 5 --temperature 0.3 --json bench-out/answer-qwen-t03.json
+	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --llm smollm2 --json bench-out/locomo-sleep-smollm2.json
 
 clean:
 	rm -rf $(VENV) bench-out build src/*.egg-info

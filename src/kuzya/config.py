@@ -13,7 +13,7 @@ def default_db() -> Path:
 
 
 class Settings(BaseSettings):
-    """Where the memory lives and which embedder reads it."""
+    """Where the memory lives, which embedder reads it and which LLM (if any) talks."""
 
     model_config = SettingsConfigDict(env_prefix="KUZYA_", extra="forbid")
 
@@ -21,3 +21,6 @@ class Settings(BaseSettings):
     namespace: str = "default"
     embedder: str = "use"
     durable: bool = True
+    llm: str = "none"  # "none", "smollm2", "qwen-1.5b", a .gguf path, or "openai:<model>"
+    llm_base_url: str | None = None  # for openai:<model>, e.g. http://localhost:11434/v1
+    llm_api_key: str | None = None

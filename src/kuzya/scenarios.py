@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -17,8 +18,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kuzya import validate
+from kuzya.assistant import Assistant
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
+from kuzya.llm.base import LLM, ChatMessage
 from kuzya.memory import Memory
 
 MESSAGE_SPACING = timedelta(seconds=30)
@@ -64,7 +67,9 @@ class ProbeResult:
     scenario: str
     question: str
     passed: bool
-    checked: str
+    checked: str  # the memory context (recall mode) or the reply (answer mode)
+    seconds: float = 0.0  # answer mode: reply time with memory
+    baseline: float = 0.0  # answer mode: the same model's reply time without memory
 
 
 def load(path: Path) -> Scenario:
@@ -105,61 +110,152 @@ def _probes_by_session(scenario: Scenario) -> Iterator[tuple[Session, list[Probe
         yield session, [p for p in scenario.probes if p.after == session.id]
 
 
-def run_recall(scenario: Scenario, embedder: Embedder, workdir: Path) -> list[ProbeResult]:
-    """Recall mode: a probe passes when the memory context for its question passes."""
-    path = workdir / f"{scenario.name}.db"
-    results = []
-    for session, probes in _probes_by_session(scenario):
-        with Memory.open(path, namespace=scenario.name, embedder=embedder) as memory:
-            start = validate.moment(session.time, "session time")
-            memory.remember_many(
-                {
-                    "text": m.text,
-                    "speaker": m.speaker,
-                    "conversation": session.id,
-                    "participants": session.participants,
-                    "time": start + i * MESSAGE_SPACING,
-                }
-                for i, m in enumerate(session.messages)
+def _replay(memory: Memory, session: Session) -> None:
+    """Store a session's messages, then consolidate as a session end does."""
+    start = validate.moment(session.time, "session time")
+    memory.remember_many(
+        {
+            "text": m.text,
+            "speaker": m.speaker,
+            "conversation": session.id,
+            "participants": session.participants,
+            "time": start + i * MESSAGE_SPACING,
+        }
+        for i, m in enumerate(session.messages)
+    )
+    memory.sleep(now=start + len(session.messages) * MESSAGE_SPACING)
+
+
+@dataclass(frozen=True)
+class Runner:
+    """Replays scenarios into fresh stores; `llm` None means recall mode."""
+
+    embedder: Embedder
+    workdir: Path
+    llm: LLM | None = None
+    answer_mode: bool = False
+    strict: bool = False  # recall mode: every probe's expect_none is checked
+    temperature: float = 0.0
+    json_reply: bool = False  # answer mode: replies held to {"answer": ...}
+
+    def run(self, scenario: Scenario, run: int = 0) -> list[ProbeResult]:
+        path = self.workdir / f"{scenario.name}-{run}.db"
+        results = []
+        for session, probes in _probes_by_session(scenario):
+            with Memory.open(path, namespace=scenario.name, embedder=self.embedder) as memory:
+                _replay(memory, session)
+            for number, probe in enumerate(probes):
+                with Memory.open(path, namespace=scenario.name, embedder=self.embedder) as memory:
+                    results.append(self._probe(memory, scenario, probe, f"{session.id}-{number}"))
+        return results
+
+    def _probe(self, memory: Memory, scenario: Scenario, probe: Probe, tag: str) -> ProbeResult:
+        conversation = f"probe-{tag}"
+        if not self.answer_mode:
+            context = memory.recall(
+                probe.question,
+                participants=probe.participants,
+                now=probe.time,
+                conversation=conversation,
+                speaker=probe.speaker,
+            ).as_prompt()
+            strict = probe.model_copy(update={"strict_recall": probe.strict_recall or self.strict})
+            return ProbeResult(
+                scenario.name, probe.question, judge(strict, context, answer_mode=False), context
             )
-        for number, probe in enumerate(probes):
-            with Memory.open(path, namespace=scenario.name, embedder=embedder) as memory:
-                context = memory.recall(
-                    probe.question,
-                    participants=probe.participants,
-                    now=probe.time,
-                    conversation=f"probe-{session.id}-{number}",
-                ).as_prompt()
-            passed = judge(probe, context, answer_mode=False)
-            results.append(ProbeResult(scenario.name, probe.question, passed, context))
-    return results
+        assistant = Assistant(
+            memory, self.llm, temperature=self.temperature, json_reply=self.json_reply
+        )
+        try:
+            reply = assistant.reply(
+                probe.question,
+                conversation=conversation,
+                participants=probe.participants,
+                speaker=probe.speaker,
+                now=probe.time,
+            )
+        finally:
+            assistant.close()
+        baseline = _bare_seconds(self.llm, probe, assistant) if self.llm else 0.0
+        passed = judge(probe, reply.text, answer_mode=True)
+        return ProbeResult(
+            scenario.name, probe.question, passed, reply.text, reply.seconds, baseline
+        )
+
+
+def _bare_seconds(llm: LLM, probe: Probe, assistant: Assistant) -> float:
+    """The same model answering the same question with no memory at all."""
+    started = time.perf_counter()
+    llm.chat(
+        [
+            ChatMessage("system", assistant.system_prompt(probe.participants)),
+            ChatMessage("user", probe.question),
+        ],
+        max_tokens=assistant.max_tokens,
+        temperature=assistant.temperature,
+    )
+    return time.perf_counter() - started
 
 
 def evaluate(
     paths: Sequence[Path],
     embedder: Embedder,
     progress: Callable[[ProbeResult], None] | None = None,
+    *,
+    llm: LLM | None = None,
+    answer_mode: bool = False,
+    strict: bool = False,
+    runs: int = 1,
+    json_reply: bool = False,
+    temperature: float = 0.0,
 ) -> dict[str, Any]:
-    results: list[ProbeResult] = []
+    """Accuracy over every probe of every file, per run; answer mode also times replies
+    with memory against the same model without memory."""
+    per_run: list[list[ProbeResult]] = []
     with tempfile.TemporaryDirectory(prefix="kuzya-scenarios-") as tmp:
-        for path in files(paths):
-            for result in run_recall(load(path), embedder, Path(tmp)):
-                results.append(result)
-                if progress:
-                    progress(result)
-    passed = sum(r.passed for r in results)
-    return {
-        "mode": "recall",
-        "accuracy": round(passed / len(results), 4) if results else 0.0,
-        "passed": passed,
-        "total": len(results),
+        runner = Runner(
+            embedder,
+            Path(tmp),
+            llm,
+            answer_mode,
+            strict,
+            temperature,  # greedy (0) replies repeat; runs differ only when sampling
+            json_reply,
+        )
+        if llm is not None:  # loading the model is not part of a reply's time
+            llm.chat([ChatMessage("user", "Hello")], max_tokens=1)
+        for run in range(runs):
+            results: list[ProbeResult] = []
+            for path in files(paths):
+                for result in runner.run(load(path), run):
+                    results.append(result)
+                    if progress:
+                        progress(result)
+            per_run.append(results)
+    accuracies = [sum(r.passed for r in rs) / len(rs) if rs else 0.0 for rs in per_run]
+    last = per_run[-1]
+    report: dict[str, Any] = {
+        "mode": "answer" if answer_mode else "recall",
+        "llm": llm.name if llm else "none",
+        "runs": runs,
+        "temperature": temperature,
+        "accuracy": round(sum(accuracies) / len(accuracies), 4),
+        "accuracy_min": round(min(accuracies), 4),
+        "accuracy_per_run": [round(a, 4) for a in accuracies],
+        "passed": sum(r.passed for r in last),
+        "total": len(last),
         "probes": [
-            {
-                "scenario": r.scenario,
-                "question": r.question,
-                "passed": r.passed,
-                "checked": r.checked,
-            }
-            for r in results
+            {"scenario": r.scenario, "question": r.question, "passed": r.passed,
+             "checked": r.checked, "seconds": round(r.seconds, 3),
+             "seconds_without_memory": round(r.baseline, 3)}
+            for r in last
         ],
-    }
+    }  # fmt: skip
+    if answer_mode and llm is not None:
+        everything = [r for rs in per_run for r in rs]
+        with_memory = sum(r.seconds for r in everything) / len(everything)
+        without = sum(r.baseline for r in everything) / len(everything)
+        report["reply_seconds"] = round(with_memory, 3)
+        report["reply_seconds_without_memory"] = round(without, 3)
+        report["latency_ratio"] = round(with_memory / without, 3) if without else None
+    return report

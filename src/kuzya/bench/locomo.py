@@ -15,6 +15,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -25,9 +26,11 @@ from rank_bm25 import BM25Okapi
 
 from kuzya.embed import Embedder
 from kuzya.importers import LocomoConversation, read_locomo
+from kuzya.llm.base import LLM
 from kuzya.memory import Memory
-from kuzya.model import Recall
+from kuzya.model import Kind, Recall
 from kuzya.recall import RecallSettings
+from kuzya.sleep import SleepReport
 from kuzya.text import terms
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -85,7 +88,15 @@ def _budget_prefix(lines: Sequence[tuple[str, int]], budget_words: int) -> tuple
 
 
 def _turns(recall: Recall, turn_of: dict[int, str]) -> list[str]:
-    return [turn_of[source] for item in recall.items for source in item.sources]
+    """Turns whose content the context states: episodes and the facts taken from them.
+    A diary entry summarises many turns without stating them, so it counts for none."""
+    return [
+        turn_of[source]
+        for item in recall.items
+        if item.kind is not Kind.DIARY
+        for source in item.sources
+        if source in turn_of
+    ]
 
 
 def _bm25_baseline(conv: LocomoConversation, budget_words: int, tally: Tally) -> None:
@@ -117,14 +128,22 @@ def _kuzya(
     tally: Tally,
     latencies: list[float],
     workdir: Path,
+    consolidation: Consolidation | None,
 ) -> float:
-    """Import into a fresh store, ask every question; returns import seconds."""
+    """Import into a fresh store (and consolidate it), ask every question; returns import
+    seconds."""
     with Memory.open(
-        workdir / f"{conv.name}.db", embedder=embedder, durable=False, settings=settings
+        workdir / f"{conv.name}.db",
+        embedder=embedder,
+        durable=False,
+        settings=settings,
+        llm=consolidation.llm if consolidation else None,
     ) as memory:
         started = time.perf_counter()
         stored = memory.remember_many(conv.messages)
         elapsed = time.perf_counter() - started
+        if consolidation is not None:
+            consolidation.add(memory.sleep(now=conv.last_session + timedelta(days=1)))
         turn_of = {episode.id: turn for episode, turn in zip(stored, conv.turn_ids, strict=True)}
         now = conv.last_session + timedelta(days=1)
         for question in conv.questions:
@@ -152,6 +171,33 @@ def _kuzya(
     return elapsed
 
 
+@dataclass
+class Consolidation:
+    """Sleep after each import (with `llm` when given), and what it cost."""
+
+    llm: LLM | None = None
+    reports: list[SleepReport] = field(default_factory=list)
+
+    def add(self, report: SleepReport) -> None:
+        self.reports.append(report)
+
+    def summary(self, messages: int) -> dict[str, Any]:
+        calls = sum(r.llm.get("calls", 0) for r in self.reports)
+        facts: Counter[str] = Counter()
+        for report in self.reports:
+            facts.update(report.facts)
+        return {
+            "llm": self.llm.name if self.llm else "none",
+            "seconds": round(sum(r.seconds for r in self.reports), 1),
+            "llm_calls": calls,
+            "llm_calls_per_100_messages": round(100 * calls / messages, 2) if messages else 0.0,
+            "prompt_tokens": sum(r.llm.get("prompt_tokens", 0) for r in self.reports),
+            "completion_tokens": sum(r.llm.get("completion_tokens", 0) for r in self.reports),
+            "facts": dict(facts),
+            "diary_entries": sum(r.diary for r in self.reports),
+        }
+
+
 def run(
     paths: Sequence[Path],
     embedder: Embedder,
@@ -159,6 +205,7 @@ def run(
     budget_words: int = 400,
     settings: RecallSettings | None = None,
     progress: Callable[[str], None] | None = None,
+    consolidation: Consolidation | None = None,
 ) -> dict[str, Any]:
     settings = settings or RecallSettings()
     embedder.embed(["warm up the model"])
@@ -179,7 +226,7 @@ def run(
                 issues[key] = issues.get(key, 0) + count
             skipped += sum(1 for q in conv.questions if q.category in CATEGORIES and not q.evidence)
             import_seconds += _kuzya(
-                conv, embedder, budget_words, settings, kuzya, latencies, Path(tmp)
+                conv, embedder, budget_words, settings, kuzya, latencies, Path(tmp), consolidation
             )
             messages += len(conv.messages)
             _bm25_baseline(conv, budget_words, baseline)
@@ -198,4 +245,6 @@ def run(
         evidence_issues=issues,
         questions_without_evidence=skipped,
     )
+    if consolidation is not None:
+        result["consolidation"] = consolidation.summary(messages)
     return result

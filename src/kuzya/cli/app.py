@@ -10,13 +10,21 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
+from kuzya.cli import chat as chat_commands
 from kuzya.cli.bench import bench_app, eval_app
-from kuzya.config import Settings
+from kuzya.cli.options import (
+    DbOption,
+    EmbedderOption,
+    NamespaceOption,
+    Participants,
+    console,
+)
+from kuzya.cli.options import ids as _ids
+from kuzya.cli.options import open_memory as _open
 from kuzya.errors import KuzyaError
 from kuzya.importers import read_jsonl, read_locomo
 from kuzya.memory import Memory
@@ -29,41 +37,8 @@ app = typer.Typer(
 )
 app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
-console = Console()
-
-DbOption = Annotated[Path | None, typer.Option("--db", help="Store file [env KUZYA_DB].")]
-NamespaceOption = Annotated[str | None, typer.Option("--namespace", "-n", help="Namespace.")]
-EmbedderOption = Annotated[
-    str | None, typer.Option("--embedder", help="'use' (default) or 'st:<model>'.")
-]
-Participants = Annotated[
-    str, typer.Option("--participants", "-p", help="Comma-separated ids of those present.")
-]
-
-
-def _settings(db: Path | None, namespace: str | None, embedder: str | None) -> Settings:
-    given: dict[str, Any] = {}
-    if db is not None:
-        given["db"] = db
-    if namespace is not None:
-        given["namespace"] = namespace
-    if embedder is not None:
-        given["embedder"] = embedder
-    return Settings(**given)
-
-
-def _open(db: Path | None, namespace: str | None, embedder: str | None) -> Memory:
-    settings = _settings(db, namespace, embedder)
-    return Memory.open(
-        settings.db,
-        namespace=settings.namespace,
-        embedder=settings.embedder,
-        durable=settings.durable,
-    )
-
-
-def _ids(value: str) -> list[str]:
-    return [part.strip() for part in value.split(",") if part.strip()]
+for command in (chat_commands.chat, chat_commands.sleep, chat_commands.profile):
+    app.command()(command)
 
 
 def show_recall(recall: Recall, title: str) -> None:

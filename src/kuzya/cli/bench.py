@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
+from kuzya.cli.options import LlmOption, is_embedded, open_llm, settings
 from kuzya.embed import load_embedder
 
 bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
@@ -33,17 +34,25 @@ def _write(path: Path | None, result: dict[str, Any]) -> None:
 def locomo(
     files: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False)],
     budget_words: Annotated[int, typer.Option("--budget-words")] = 400,
+    sleep: Annotated[
+        bool, typer.Option("--sleep", help="Consolidate each conversation before the questions.")
+    ] = False,
+    llm: LlmOption = None,
     json_out: JsonOut = None,
     embedder: EmbedderOption = "use",
 ) -> None:
     """Evidence recall within a word budget on LoCoMo files, beside a BM25 baseline."""
-    from kuzya.bench.locomo import CATEGORIES, run
+    from kuzya.bench.locomo import CATEGORIES, Consolidation, run
 
+    consolidation = None
+    if sleep or llm is not None:
+        consolidation = Consolidation(open_llm(settings(llm=llm)) if llm else None)
     result = run(
         files,
         load_embedder(embedder),
         budget_words=budget_words,
         progress=lambda line: console.print(line),
+        consolidation=consolidation,
     )
     table = Table(
         title=f"LoCoMo evidence recall within {budget_words} words ({result['embedder']})"
@@ -72,6 +81,8 @@ def locomo(
         f"{result['evidence_issues']}, questions without evidence "
         f"{result['questions_without_evidence']}"
     )
+    if "consolidation" in result:
+        console.print(f"consolidation: {result['consolidation']}")
     _write(json_out, result)
 
 
@@ -118,24 +129,52 @@ def scale(
 @eval_app.command("scenarios")
 def scenarios(
     paths: Annotated[list[Path], typer.Argument(exists=True)],
-    mode: Annotated[str, typer.Option("--mode", help="recall")] = "recall",
+    mode: Annotated[str, typer.Option("--mode", help="recall or answer")] = "recall",
+    llm: LlmOption = None,
+    runs: Annotated[int, typer.Option("--runs", min=1, help="Answer mode: repeat.")] = 1,
+    temperature: Annotated[
+        float, typer.Option("--temperature", min=0.0, help="Answer mode: sampling (0: greedy).")
+    ] = 0.0,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Recall mode: check every probe's expect_none.")
+    ] = False,
     json_out: JsonOut = None,
     embedder: EmbedderOption = "use",
 ) -> None:
     """Replay multi-session scenarios (restart between sessions) and check the probes."""
     from kuzya.scenarios import evaluate
 
-    if mode != "recall":
-        raise typer.BadParameter("only --mode recall is available (answer mode needs an LLM)")
+    if mode not in {"recall", "answer"}:
+        raise typer.BadParameter("--mode is recall or answer")
+    model = open_llm(settings(llm=llm)) if mode == "answer" else None
 
     def show(probe: Any) -> None:
         mark = "[green]pass[/green]" if probe.passed else "[red]FAIL[/red]"
         console.print(f"{mark} {probe.scenario}: {probe.question}")
 
-    result = evaluate(paths, load_embedder(embedder), progress=show)
-    console.print(f"accuracy {result['accuracy']:.3f} ({result['passed']}/{result['total']})")
+    result = evaluate(
+        paths,
+        load_embedder(embedder),
+        progress=show,
+        llm=model,
+        answer_mode=mode == "answer",
+        strict=strict,
+        runs=runs,
+        json_reply=is_embedded(model),
+        temperature=temperature,
+    )
+    console.print(
+        f"{result['mode']} mode, llm {result['llm']}, {runs} run(s) at temperature "
+        f"{temperature}: accuracy mean "
+        f"{result['accuracy']:.3f}, min {result['accuracy_min']:.3f}"
+    )
+    if "latency_ratio" in result:
+        console.print(
+            f"reply {result['reply_seconds']} s with memory, "
+            f"{result['reply_seconds_without_memory']} s without: x{result['latency_ratio']}"
+        )
     _write(json_out, result)
-    if result["passed"] < result["total"]:
+    if mode == "recall" and result["passed"] < result["total"]:
         raise typer.Exit(1)
 
 

@@ -109,7 +109,9 @@ class LlamaCpp:
                     messages=turns,
                     temperature=temperature,
                     max_tokens=max_tokens,
-                    seed=self._seed,
+                    # greedy decoding ignores the seed; sampling draws anew on every call,
+                    # reproducibly from the adapter's seed
+                    seed=self._seed + self.meter.calls,
                     grammar=None if schema is None else _grammar(schema),
                 )
                 choice = response["choices"][0]

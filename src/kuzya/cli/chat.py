@@ -1,0 +1,137 @@
+"""`kuzya chat` (an assistant whose memory survives restarts), `kuzya sleep` and
+`kuzya profile`."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated
+
+import typer
+
+from kuzya.assistant import Assistant
+from kuzya.cli.options import (
+    DbOption,
+    EmbedderOption,
+    LlmOption,
+    NamespaceOption,
+    console,
+    ids,
+    is_embedded,
+    open_llm,
+    open_memory,
+    settings,
+)
+from kuzya.clock import utcnow
+from kuzya.facts.schema import ATTRIBUTES
+from kuzya.memory import Memory
+
+HELP = (
+    "/recall <query>  what memory holds about it     /profile  what is known about you\n"
+    "/forget <what>   forget an attribute or a topic /end      end the session (consolidate)\n"
+    "/quit            leave (memory is kept)"
+)
+
+
+def _command(line: str, memory: Memory, user: str, present: list[str]) -> str | None:
+    """Handle a slash command; returns "end" / "quit" to change the session."""
+    name, _, argument = line[1:].partition(" ")
+    argument = argument.strip()
+    if name in {"end", "quit", "exit"}:
+        return "quit" if name != "end" else "end"
+    if name == "profile":
+        console.print(
+            memory.profile(user, participants=present).as_prompt(), markup=False, soft_wrap=True
+        )
+    elif name == "recall" and argument:
+        console.print(memory.recall(argument, participants=present).as_prompt(), markup=False)
+    elif name == "forget" and argument:
+        attribute = argument.replace(" ", "_").lower()
+        done = (
+            memory.forget(user, attribute=attribute, actor=user)
+            if attribute in ATTRIBUTES
+            else memory.forget(user, about=argument, actor=user)
+        )
+        console.print(
+            f"forgot {done.facts} facts; {done.redacted} messages redacted, {done.deleted} deleted"
+        )
+    else:
+        console.print(HELP, markup=False)
+    return None
+
+
+def chat(
+    user: Annotated[str, typer.Option("--user", "-u", help="Who is talking.")],
+    participants: Annotated[
+        str | None, typer.Option("--participants", "-p", help="Everyone present (with --user).")
+    ] = None,
+    llm: LlmOption = None,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Chat with an assistant that remembers across sessions and restarts."""
+    config = settings(db, namespace, embedder, llm)
+    model = open_llm(config)
+    present = list(dict.fromkeys([user, *(ids(participants) if participants else [])]))
+    with open_memory(db, namespace, embedder) as memory:
+        memory.start_worker()
+        console.print(
+            f"[bold]kuzya chat[/bold] — {user} with {model.name if model else 'no LLM'} "
+            f"({memory.stats()['episodes']} memories). /help for commands."
+        )
+        assistant = Assistant(memory, model, json_reply=is_embedded(model))
+        conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
+        try:
+            while True:
+                try:
+                    line = input(f"{user}> ").strip()
+                except EOFError:
+                    break
+                if not line:
+                    continue
+                if line.startswith("/"):
+                    action = _command(line, memory, user, present)
+                    if action == "quit":
+                        break
+                    if action == "end":
+                        assistant.flush()
+                        report = memory.sleep()
+                        console.print(f"session ended; consolidated {report.episodes} messages")
+                        conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
+                    continue
+                reply = assistant.reply(line, conversation=conversation, participants=present)
+                console.print(f"[cyan]assistant>[/cyan] {reply.text}", highlight=False)
+        finally:
+            assistant.close()
+
+
+def sleep(
+    llm: LlmOption = None,
+    now: Annotated[datetime | None, typer.Option("--now")] = None,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Consolidate: facts, forget requests, diary, entities, decay, compression."""
+    with open_memory(db, namespace, embedder, llm) as memory:
+        report = memory.sleep(now=now)
+    typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
+
+
+def profile(
+    subject: str,
+    past: Annotated[bool, typer.Option("--past", help="Also facts no longer true.")] = False,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """What is known about someone (from the facts found by sleep)."""
+    with open_memory(db, namespace, embedder) as memory:
+        if not past:
+            console.print(memory.profile(subject).as_prompt(), markup=False, soft_wrap=True)
+            return
+        for fact in memory.facts(subject=subject, participants=[subject], include_past=True):
+            console.print(
+                f"#{fact.id} [{fact.category}] {fact.dated()}", markup=False, soft_wrap=True
+            )

@@ -1,0 +1,98 @@
+"""`kuzya chat`, `kuzya sleep`, `kuzya profile` and answer-mode scenarios through the CLI
+runner, on real store files and the real embedder (no model: extractive replies)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from kuzya.cli.app import app
+
+runner = CliRunner()
+SCENARIOS = Path(__file__).resolve().parents[3] / "shared" / "scenarios"
+
+
+def chat(db: Path, lines: list[str]) -> str:
+    result = runner.invoke(
+        app,
+        ["chat", "--user", "ana", "--llm", "none", "--db", str(db)],
+        input="\n".join(lines) + "\n",
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_chat_remembers_across_restarts_and_commands_work(tmp_path: Path) -> None:
+    db = tmp_path / "chat.db"
+    out = chat(db, ["I have a cat named Luna and I live in Porto.", "/end", "/quit"])
+    assert "assistant>" in out and "session ended" in out
+    out = chat(db, ["What is my cat's name?", "/profile", "/recall Porto", "/quit"])
+    assert "Luna" in out.split("assistant>")[1]
+    assert "ana lives in Porto" in out  # the profile
+    out = chat(db, ["/forget lives in", "/forget Porto", "/profile", "/quit"])
+    assert "forgot 1 facts" in out
+    assert "lives in Porto" not in out.split("forgot 1 facts")[-1]
+
+
+def test_sleep_and_profile_commands(tmp_path: Path) -> None:
+    db = str(tmp_path / "k.db")
+    runner.invoke(
+        app,
+        ["remember", "I live in Lisbon.", "-s", "ana", "--db", db, "--time", "2026-03-01T09:00:00"],
+        catch_exceptions=False,
+    )
+    runner.invoke(
+        app,
+        [
+            "remember",
+            "We moved to Austin.",
+            "-s",
+            "ana",
+            "--db",
+            db,
+            "--time",
+            "2026-04-01T09:00:00",
+        ],
+        catch_exceptions=False,
+    )
+    result = runner.invoke(app, ["sleep", "--db", db, "--now", "2026-04-02T09:00:00"])
+    report = json.loads(result.output)
+    assert report["episodes"] == 2 and report["facts"]["added"] == 2
+    current = runner.invoke(app, ["profile", "ana", "--db", db]).output
+    assert "ana lives in Austin" in current and "Lisbon" not in current
+    past = runner.invoke(app, ["profile", "ana", "--past", "--db", db]).output
+    assert "Lisbon" in past and "no longer true" in past
+
+
+def test_eval_scenarios_answer_mode_without_a_model(tmp_path: Path) -> None:
+    out = tmp_path / "answer.json"
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            "scenarios",
+            str(SCENARIOS),
+            "--mode",
+            "answer",
+            "--llm",
+            "none",
+            "--json",
+            str(out),
+        ],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert report["mode"] == "answer" and report["llm"] == "none"
+    assert report["total"] == 7 and report["accuracy"] >= 6 / 7
+
+
+def test_eval_scenarios_strict_recall(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["eval", "scenarios", str(SCENARIOS), "--strict"], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    assert "accuracy mean 1.000" in result.output
