@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import json
+import os
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -58,7 +59,8 @@ class LlamaCpp:
         # llama.cpp pads the context to a multiple of 256 but llama-cpp-python sizes its
         # token buffer by the number asked for: ask for the padded size so they agree.
         self._n_ctx = -(-n_ctx // 256) * 256
-        self._threads = threads
+        # llama.cpp would use half the cores; prompt reading is what memory adds, so use all
+        self._threads = threads or os.cpu_count() or 1
         self._seed = seed
         self._lock = threading.Lock()
         self._engine: _Engine | None = None
@@ -76,6 +78,7 @@ class LlamaCpp:
                     model_path=str(self.path),
                     n_ctx=self._n_ctx,
                     n_threads=self._threads,
+                    n_threads_batch=self._threads,
                     seed=self._seed,
                     verbose=False,
                 )
