@@ -501,3 +501,65 @@ def test_bad_messages_are_invalid_input_and_send_nothing(
     with client(server) as llm, pytest.raises(InvalidInput):
         llm.chat(messages)
     assert server.requests == []
+
+
+# -- the assistant and sleep over HTTP ------------------------------------------------------
+
+
+def test_assistant_uses_memory_tools_over_http(server: FakeServer, hash_memory: Any) -> None:
+    hash_memory.remember("My locker code is 4512.", speaker="ana", time="2026-03-01T09:00:00")
+    server.script(
+        ok(
+            None,
+            tool_calls=[wire_call("c1", "search_memory", '{"query": "locker code"}')],
+            finish="tool_calls",
+        ),
+        Reply({"error": {"message": "overloaded"}}, status=500),  # retried
+        ok("Your locker code is 4512."),
+    )
+    from kuzya.assistant import Assistant
+
+    llm = client(server)
+    assistant = Assistant(hash_memory, llm, use_tools=True)
+    reply = assistant.reply("What's my locker code?", conversation="c", participants=["ana"])
+    assistant.close()
+    assert reply.text == "Your locker code is 4512."
+    first, _, last = (seen.body for seen in server.requests)
+    assert [t["function"]["name"] for t in first["tools"]] == [
+        "search_memory",
+        "add_memory",
+        "forget",
+    ]
+    tool_turn = last["messages"][-1]
+    assert tool_turn["role"] == "tool" and tool_turn["tool_call_id"] == "c1"
+    assert "4512" in tool_turn["content"]
+    assert "tools" not in last or not last["tools"]
+    assert llm.meter.snapshot()["calls"] == 2
+    assert reply.usage.prompt_tokens == 20
+
+
+def test_sleep_extracts_facts_with_an_http_model(server: FakeServer, hash_memory: Any) -> None:
+    from kuzya.memory import Memory
+
+    hash_memory.remember(
+        "I adopted a parrot called Kiwi.",
+        speaker="ana",
+        conversation="c",
+        time="2026-03-01T09:00:00",
+    )
+    answer = {
+        "facts": [{"message": 0, "subject": "ana", "attribute": "owns", "value": "a red kayak"}],
+        "summaries": [{"conversation": "c", "summary": "Ana adopted a parrot, Kiwi."}],
+    }
+    server.script(ok("```json\n" + json.dumps(answer) + "\n```"))
+    llm = client(server)
+    memory = Memory(hash_memory.store, hash_memory.embedder, namespace="test", llm=llm)
+    report = memory.sleep(now="2026-03-02T09:00:00")
+    assert report.llm == {"calls": 1, "prompt_tokens": 10, "completion_tokens": 3}
+    facts = {(f.attribute, f.value, f.origin) for f in memory.facts(subject="ana")}
+    assert ("owns", "a red kayak", "llm:openai:test-model") in facts
+    (entry,) = memory.diary(participants=["ana"], kind="conversation")
+    assert entry.text.endswith("Ana adopted a parrot, Kiwi.")
+    assert entry.origin == "llm:openai:test-model"
+    sent = server.requests[0].body
+    assert "response_format" in sent and "I adopted a parrot" in sent["messages"][-1]["content"]
