@@ -183,7 +183,7 @@ class HistoryEvent:
     """One change to a memory, as kept in the audit log."""
 
     memory_id: int
-    event: str  # "ADD" | "UPDATE" | "DELETE"
+    event: str  # "ADD" | "UPDATE" | "DELETE" | "FORGET" (redacted: no earlier text kept)
     old_text: str | None
     new_text: str | None
     at: datetime

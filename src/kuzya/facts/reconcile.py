@@ -68,7 +68,9 @@ def _apply(writer: FactWriter, found: Found, vectors: tuple[np.ndarray, np.ndarr
     ):
         return "seen"  # this episode was reconciled before
     current = writer.current(claim.subject, claim.attribute)
-    reason = f"memory {episode.id} ({episode.said_at:%d %B %Y}): {episode.text[:120]}"
+    # Reasons name the episode, never its words or the new value: forgetting the new fact
+    # must not leave its value behind in the history of the one it replaced.
+    reason = f"memory {episode.id} ({episode.said_at:%d %B %Y})"
     if claim.negated:
         ended = [f for f in current if value_key(f.value) == key]
         for fact in ended:
@@ -85,7 +87,7 @@ def _apply(writer: FactWriter, found: Found, vectors: tuple[np.ndarray, np.ndarr
     writer.add(_new_fact(found, key, audience, vectors, min(later, default=None)))
     for fact in others:
         if fact.valid_from <= episode.said_at:
-            writer.close(fact.id, episode.said_at, f"replaced by {claim.value!r} in {reason}")
+            writer.close(fact.id, episode.said_at, f"replaced by a new value in {reason}")
     if claim.attribute in OPPOSITES:
         for fact in writer.current(claim.subject, OPPOSITES[claim.attribute]):
             if value_key(fact.value) == key:

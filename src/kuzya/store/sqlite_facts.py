@@ -78,7 +78,18 @@ class SQLiteFactWriter:
         self._log(fact_id, "ADD", new.statement, None, now)
         return fact_id
 
+    def _owns(self, fact_id: int) -> bool:
+        """The fact belongs to this writer's namespace (nothing crosses namespaces)."""
+        return (
+            self._db.execute(
+                "SELECT 1 FROM facts WHERE id = ? AND namespace = ?", (fact_id, self._namespace)
+            ).fetchone()
+            is not None
+        )
+
     def add_source(self, fact_id: int, episode_id: int) -> bool:
+        if not self._owns(fact_id):
+            return False
         added = self._db.execute(
             "INSERT OR IGNORE INTO fact_sources VALUES (?, ?)", (fact_id, episode_id)
         ).rowcount
@@ -87,6 +98,8 @@ class SQLiteFactWriter:
         return bool(added)
 
     def close(self, fact_id: int, valid_to: datetime, reason: str) -> None:
+        if not self._owns(fact_id):
+            return
         self._db.execute(
             "UPDATE facts SET valid_to = ? WHERE id = ? AND namespace = ? AND valid_to IS NULL",
             (to_epoch(valid_to), fact_id, self._namespace),
@@ -95,6 +108,8 @@ class SQLiteFactWriter:
 
     def retire(self, fact_id: int, reason: str, actor: str | None) -> None:
         """Retracted: out of recall and profile; its value is erased from the record."""
+        if not self._owns(fact_id):
+            return
         now = time.time()
         self._db.execute(
             "UPDATE facts SET retired_at = ?, value = '', value_key = '', statement = "
