@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 import numpy as np
@@ -45,6 +45,12 @@ class RecallSettings:
     graph_weight: float = 0.4
     graph_seeds: int = 3  # best candidates whose entities seed the activation
     duplicate_cosine: float = 0.97
+    # Those present are left out of the query's vector and full-text terms: in their own
+    # conversation their names match every turn; the speaker boost says who spoke.
+    unnamed_query: bool = True
+    # Packed turns drop sentences with fewer than this many distinct terms and questions
+    # back ("Wow!", "Thanks, Jun!", "How about you?"), so more turns fit the budget; 0 keeps all.
+    sentence_terms: int = 2
     working_turns: int = 6  # working-memory window of the conversation
     fact_k: int = 5  # facts put before the episodes, at most
     fact_cosine: float = 0.35  # a fact this similar to the query is relevant
@@ -104,26 +110,37 @@ def _window(text: str, now: datetime) -> Span | None:
     )
 
 
+def _unnamed(text: str, present: Sequence[str]) -> str:
+    """The text without the names of those present (and their "'s")."""
+    if not present:
+        return text
+    names = "|".join(re.escape(name) for name in sorted(present, key=len, reverse=True))
+    left = re.sub(rf"(?<!\w)({names})(['’]s)?(?!\w)", " ", text, flags=re.IGNORECASE)
+    return " ".join(left.split()) if re.search(r"\w", left) else text
+
+
 def analyse(
     text: str,
     embedder: Embedder,
     working: Sequence[Episode],
     now: datetime,
     known: Mapping[str, str],
+    present: Sequence[str] = (),
 ) -> Query:
-    """Query terms and vector; short or pronoun-led queries borrow the working memory."""
+    """Query terms and vector; short or pronoun-led queries borrow the working memory.
+    Names in `present` stay out of the vector and the terms, but count as speaker names."""
     words = tokens(text)
     own_terms = index_terms(text)
-    vector = embedder.embed([text])[0]
+    vector = embedder.embed([_unnamed(text, present)])[0]
     needs_context = working and (len(own_terms) < 3 or any(w in _ANAPHORA for w in words))
-    all_terms = list(own_terms)
+    all_terms = index_terms(_unnamed(text, present))
     keys = [m.key for m in entities.mentions(text, known)]
     if needs_context:
         recent = working[-2:]
         context = embedder.embed([turn.content for turn in recent])
         vector = normalise((vector + 0.5 * context.mean(axis=0))[None, :])[0]
         for turn in recent:
-            all_terms.extend(index_terms(turn.content))
+            all_terms.extend(index_terms(_unnamed(turn.content, present)))
             keys.extend(m.key for m in entities.mentions(turn.content, known))
     return Query(
         text,
@@ -211,7 +228,8 @@ def run(
         else []
     )
     known = store.gazetteer(namespace, speaker or "")
-    query = analyse(query_text, embedder, working, now, known)
+    present = participants if settings.unnamed_query else ()
+    query = analyse(query_text, embedder, working, now, known, present)
     sources = [
         (store.dense_search(namespace, query.vector, participants, settings.dense_k),
          settings.dense_weight),
@@ -382,6 +400,28 @@ def _item(episode: Episode, score: float) -> RecallItem:
     )
 
 
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\s+(?=\[)")  # an image caption "[...]" counts as one
+
+
+def _trimmed(item: RecallItem, min_terms: int) -> RecallItem:
+    """The turn without its sentences that state nothing: fewer than `min_terms` distinct
+    terms, or a question back. A turn with nothing else is kept whole."""
+    sentences = [s for s in _SENTENCE.split(item.text) if s.strip()]
+    if min_terms <= 0 or len(sentences) < 2:
+        return item
+    kept = [
+        i
+        for i, sentence in enumerate(sentences)
+        if sentence.startswith("[")
+        or (len(set(index_terms(sentence))) >= min_terms and not sentence.endswith("?"))
+    ]
+    if not kept or len(kept) == len(sentences):
+        return item
+    parts = [sentences[i] if i == 0 or i - 1 in kept else f"… {sentences[i]}" for i in kept]
+    text = " ".join(parts) + ("" if kept[-1] == len(sentences) - 1 else " …")
+    return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))
+
+
 def _pack(
     first: list[RecallItem],
     ranked: list[int],
@@ -409,7 +449,7 @@ def _pack(
     for item in window:
         if len(chosen) >= limit or (budget_words is not None and budget_words - used < 5):
             break  # full: nothing useful fits in fewer than five words
-        candidate = _item(episodes[item], scores[item])
+        candidate = _trimmed(_item(episodes[item], scores[item]), settings.sentence_terms)
         line = candidate.line()
         key = re.sub(r"\W+", " ", line.lower()).strip()
         if key in seen_text:
