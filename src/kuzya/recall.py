@@ -70,6 +70,7 @@ class Query:
     text: str
     terms: tuple[str, ...]
     vector: np.ndarray
+    named_vector: np.ndarray  # with the names of those present: facts are about someone
     names: frozenset[str]  # lower-cased words that may name a speaker
     entity_keys: tuple[str, ...]  # entities the query names, or its context refers to
     window: Span | None  # the time the query is about ("last week", "в июне")
@@ -131,7 +132,9 @@ def analyse(
     Names in `present` stay out of the vector and the terms, but count as speaker names."""
     words = tokens(text)
     own_terms = index_terms(text)
-    vector = embedder.embed([_unnamed(text, present)])[0]
+    unnamed = _unnamed(text, present)
+    vectors = embedder.embed([unnamed] if unnamed == text else [unnamed, text])
+    vector, named = vectors[0], vectors[-1]
     needs_context = working and (len(own_terms) < 3 or any(w in _ANAPHORA for w in words))
     all_terms = index_terms(_unnamed(text, present))
     keys = [m.key for m in entities.mentions(text, known)]
@@ -146,6 +149,7 @@ def analyse(
         text,
         tuple(all_terms),
         vector,
+        named,
         frozenset(words),
         tuple(dict.fromkeys(keys)),
         _window(text, now),
@@ -281,7 +285,7 @@ def _facts(
     """Facts similar to the query: current ones, or every one for a question about the past."""
     hits = store.fact_search(
         namespace,
-        query.vector,
+        query.named_vector,
         participants,
         settings.fact_k,
         current_only=not about_past,
