@@ -168,9 +168,7 @@ class Assistant:
             messages.append(ChatMessage("assistant" if mine else "user", content))
         notes = self.notes(recall, present, who).as_prompt()
         said = text if len(present) == 1 else f"{who}: {text}"
-        messages.append(
-            ChatMessage("user", f"Notes from memory (I am {who}):\n{notes}\n\n{said}")
-        )
+        messages.append(ChatMessage("user", f"Notes from memory (I am {who}):\n{notes}\n\n{said}"))
         return messages
 
     def notes(self, recall: Recall, present: Sequence[str], who: str) -> Recall:
