@@ -102,7 +102,8 @@ def compress(
             if e.key == month and e.audience == audience
         ]
         entries = previous + entries
-        text, origin = _summarise([e.text for e in entries], llm)
+        # two entries are joined as they are; a model call is worth it from three on
+        text, origin = _summarise([e.text for e in entries], llm if len(entries) > 2 else None)
         if text is None:
             vectors = store.diary_vectors(namespace, [e.id for e in entries])
             text, origin = extractive_summary([e.text for e in entries], vectors, 6), EXTRACTIVE

@@ -17,7 +17,7 @@ from kuzya.llm.base import LLM, ChatMessage
 from kuzya.llm.structured import structured
 from kuzya.model import Episode
 
-CHUNK = 40  # messages per LLM call
+CHUNK = 60  # messages per LLM call (about 2,000 tokens of a conversation)
 
 
 class ExtractedFact(BaseModel):
@@ -75,7 +75,7 @@ def digest(episodes: Sequence[Episode], llm: LLM | None) -> Digest:
         ChatMessage("user", _transcript(episodes)),
     ]
     try:
-        answer = structured(llm, messages, Extraction, max_tokens=900)
+        answer = structured(llm, messages, Extraction, retries=1, max_tokens=900)
     except LLMError:
         return Digest(found, {})
     seen = {(f.episode.id, f.claim.attribute, f.claim.value.lower()) for f in found}
