@@ -304,9 +304,9 @@ class SQLiteStore(EntityTables, FactTables):
         params: list[Any] = [namespace]
         with self._lock:
             if participants is not None:
-                visible = self._visible_audiences(namespace, participants)
-                where.append(f"audience_id IN ({placeholders(visible)})")
-                params.extend(visible)
+                condition, values = self._audience_filter(namespace, participants)
+                where.append(condition)
+                params.extend(values)
             if conversation is not None:
                 where.append("conversation = ?")
                 params.append(conversation)

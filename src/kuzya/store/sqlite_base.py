@@ -171,6 +171,13 @@ class SQLiteConnection:
         )
         return [int(row[0]) for row in rows]
 
+    def _audience_filter(
+        self, namespace: str, participants: Sequence[str], column: str = "audience_id"
+    ) -> tuple[str, list[Any]]:
+        """The privacy rule as a WHERE condition on `column`, with its parameters."""
+        visible = self._visible_audiences(namespace, participants)
+        return f"{column} IN ({placeholders(visible)})", list(visible)
+
     # -- vector index -------------------------------------------------------------------
 
     def _index(self) -> VectorIndex:

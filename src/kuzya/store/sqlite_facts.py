@@ -180,9 +180,9 @@ class FactTables(SQLiteConnection):
         params: list[Any] = [namespace]
         with self._lock:
             if participants is not None:
-                visible = self._visible_audiences(namespace, participants)
-                where.append(f"f.audience_id IN ({placeholders(visible)})")
-                params.extend(visible)
+                condition, values = self._audience_filter(namespace, participants, "f.audience_id")
+                where.append(condition)
+                params.extend(values)
             if subject is not None:
                 where.append("f.subject = ?")
                 params.append(subject)
@@ -325,9 +325,9 @@ class FactTables(SQLiteConnection):
         params: list[Any] = [namespace]
         with self._lock:
             if participants is not None:
-                visible = self._visible_audiences(namespace, participants)
-                where.append(f"audience_id IN ({placeholders(visible)})")
-                params.extend(visible)
+                condition, values = self._audience_filter(namespace, participants)
+                where.append(condition)
+                params.extend(values)
             if kind is not None:
                 where.append("kind = ?")
                 params.append(kind)
