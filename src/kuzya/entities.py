@@ -132,6 +132,11 @@ def _is_name(word: str) -> bool:
     return lowered not in _NOT_NAMES and lowered not in STOP_WORDS
 
 
+def is_name(word: str) -> bool:
+    """Whether a capitalised word may be a name: not a greeting, a weekday, a pronoun..."""
+    return _is_name(word)
+
+
 def _my_relations(text: str, gazetteer: Mapping[str, str]) -> list[Mention]:
     """Russian relation phrases that stand for someone already introduced."""
     found = []

@@ -23,3 +23,7 @@ class EmbedderError(KuzyaError):
 
 class LLMError(KuzyaError):
     """The language model could not be reached, or kept answering with unusable output."""
+
+
+class NERError(KuzyaError):
+    """The named-entity models are not installed or could not be loaded."""

@@ -29,6 +29,7 @@ from kuzya.model import (
     Recall,
     RecallItem,
 )
+from kuzya.ner import NER
 from kuzya.profile import Profile
 from kuzya.recall import RecallSettings
 from kuzya.sleep import Sleeper, SleepReport
@@ -58,10 +59,12 @@ class Memory:
         namespace: str = "default",
         settings: RecallSettings | None = None,
         llm: LLM | None = None,
+        ner: NER | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.llm = llm  # used by sleep for facts and the diary; None: rules and extracts
+        self.ner = ner  # used by sleep to find and type names; None: the rules' names only
         self.namespace = validate.name(namespace, "namespace")
         self.settings = settings or RecallSettings()
         self.worker: SleepWorker | None = None
@@ -77,6 +80,7 @@ class Memory:
         durable: bool = True,
         settings: RecallSettings | None = None,
         llm: LLM | None = None,
+        ner: NER | None = None,
     ) -> Memory:
         """Open (or create) a SQLite store file with the default multilingual embedder."""
         model = load_embedder(embedder) if isinstance(embedder, str) else embedder
@@ -86,6 +90,7 @@ class Memory:
             namespace=namespace,
             settings=settings,
             llm=llm,
+            ner=ner,
         )
 
     def close(self) -> None:
@@ -444,8 +449,11 @@ class Memory:
 
     def sleep(self, *, now: datetime | str | None = None) -> SleepReport:
         """Consolidate what was remembered since the last sleep: facts, forget requests,
-        diary, entity merge and split, decay and pruning, compression of old entries."""
-        sleeper = Sleeper(self.store, self.embedder, self.namespace, self._redact, self.llm)
+        diary, names found by the NER model (if any), entity merge and split, decay and
+        pruning, compression of old entries."""
+        sleeper = Sleeper(
+            self.store, self.embedder, self.namespace, self._redact, self.llm, self.ner
+        )
         return sleeper.run(validate.moment(now, "now"))
 
     def start_worker(self, *, every: int = 50, idle_seconds: float = 30.0) -> SleepWorker:

@@ -118,6 +118,11 @@ class Episode:
         return with_captions(self.text, self.attachments)
 
 
+def is_assistant(episode: Episode) -> bool:
+    """The assistant's own replies state no facts about anyone (sleep jobs skip them)."""
+    return episode.metadata.get("role") == "assistant"
+
+
 @dataclass(frozen=True)
 class Fact:
     """A statement about a subject with the four times of a bi-temporal record.

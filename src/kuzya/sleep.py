@@ -1,7 +1,8 @@
 """Sleep: the cold path. Idempotent jobs over what was remembered since the last run:
 facts (rules, plus one LLM call per chunk when a model is given), forget requests,
-diary entries, entity merge and split, association decay and pruning, and compression
-of old diary entries. Remember and recall never wait for it."""
+diary entries, names found by a NER model (when one is given), entity merge and split,
+association decay and pruning, and compression of old diary entries.
+Remember and recall never wait for it."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from kuzya.facts import extract, rules
 from kuzya.facts.forget import forget
 from kuzya.facts.reconcile import reconcile
 from kuzya.llm.base import LLM
-from kuzya.model import Episode
+from kuzya.model import Episode, is_assistant
+from kuzya.ner import NER
+from kuzya.recognise import recognise
 from kuzya.store.base import Store
 
 DIGEST = "digest"  # the job cursor: the last episode id turned into facts and diary
@@ -37,16 +40,13 @@ class SleepReport:
     split: int = 0
     pruned: int = 0
     compressed: int = 0
+    ner_mentions: int = 0  # links to names the rules missed, added by the NER job
+    typed: int = 0  # entities the NER job told to be a person, place or organisation
     llm: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "facts": dict(self.facts)}
-
-
-def is_assistant(episode: Episode) -> bool:
-    """The assistant's own replies state no facts about anyone."""
-    return episode.metadata.get("role") == "assistant"
 
 
 @dataclass
@@ -56,6 +56,7 @@ class Sleeper:
     namespace: str
     rewrite: Callable[[Episode, str], None]  # stores a redacted text (re-indexed)
     llm: LLM | None = None
+    ner: NER | None = None  # None: the entities job is skipped
 
     def run(self, now: datetime) -> SleepReport:
         started, report = time.monotonic(), SleepReport()
@@ -66,6 +67,8 @@ class Sleeper:
             self._digest(episodes, report)
             self.store.set_job_position(self.namespace, DIGEST, episodes[-1].id)
             report.episodes += len(episodes)
+        if self.ner is not None:
+            report.ner_mentions, report.typed = recognise(self.store, self.namespace, self.ner)
         report.merged = len(consolidate.merge_entities(self.store, self.namespace, 0.25))
         report.split = len(consolidate.split_entities(self.store, self.namespace, 0.35))
         report.pruned = self.store.prune(self.namespace, now, 0.05)

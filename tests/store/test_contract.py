@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from kuzya.entities import Mention
 from kuzya.errors import InvalidInput, KuzyaError, NotFound
 from kuzya.model import Attachment, Episode, Message
 from kuzya.store.base import NewEpisode, Store
@@ -677,3 +678,29 @@ def test_conversations_list_their_participants_and_span(store, store_embedder):
     assert [c.id for c in store.conversations(NS, ["bob"])] == ["c1"]
     assert store.conversations(NS, ["dave"]) == []
     assert store.conversations(OTHER_NS) == []
+
+
+# -- mentions found later (the sleep job's NER) ------------------------------------------------
+
+
+def test_mentions_added_later_link_once_and_kinds_fill_only_the_generic_one(store, store_embedder):
+    [episode] = add(store, store_embedder, "Melanie and Leo walked Rex around Oslo.")
+    found = [Mention("Melanie", "melanie"), Mention("Oslo", "oslo"), Mention("Rex", "rex", "dog")]
+    assert store.add_mentions(NS, episode.id, found) == 3
+    assert store.add_mentions(NS, episode.id, [*found, Mention("Leo", "leo")]) == 1
+    assert store.add_mentions(NS, episode.id, found) == 0
+    entities = {e.key: e for e in store.entities(NS)}
+    assert {k: (e.kind, e.mentions) for k, e in entities.items()} == {
+        "melanie": ("name", 1), "oslo": ("name", 1), "rex": ("pet", 1), "leo": ("name", 1),
+    }  # fmt: skip
+    assert store.entity_episodes(NS, entities["leo"].id) == [episode.id]
+    assert store.add_mentions(OTHER_NS, episode.id, found) == 0  # not an episode of OTHER_NS
+    assert store.entities(OTHER_NS) == []
+
+    kinds = {"oslo": "place", "melanie": "person", "rex": "person", "nobody": "org"}
+    assert store.set_entity_kinds(NS, kinds) == 2
+    assert store.set_entity_kinds(NS, {"oslo": "org"}) == 0  # typed once, not retyped
+    assert store.set_entity_kinds(OTHER_NS, {"leo": "person"}) == 0
+    assert {e.key: e.kind for e in store.entities(NS)} == {
+        "melanie": "person", "oslo": "place", "rex": "pet", "leo": "name",
+    }  # fmt: skip

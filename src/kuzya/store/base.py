@@ -160,6 +160,19 @@ class EntityStore(Protocol):
         """Drop associations whose decayed weight is below `below`; returns how many."""
         ...
 
+    def add_mentions(self, namespace: str, episode_id: int, mentions: Sequence[Mention]) -> int:
+        """Link a stored episode to entities it does not mention yet (names found after
+        it was remembered), creating them as needed; associations grow for the new pairs
+        only, in the episode's audience, so adding the same mentions again changes
+        nothing. Returns how many links were new."""
+        ...
+
+    def set_entity_kinds(self, namespace: str, kinds: Mapping[str, str]) -> int:
+        """Set the kind ("person", "place", "org") of entities by key where it is still
+        the generic "name" (kinds told by a relation, like "pet", stay); returns how many
+        changed."""
+        ...
+
     def entities(self, namespace: str) -> list[Entity]: ...
 
     def entity_episodes(self, namespace: str, entity_id: int) -> list[int]:

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from kuzya.clock import from_epoch, to_epoch
+from kuzya.entities import Mention
 from kuzya.errors import NotFound
 from kuzya.model import (
     Entity,
@@ -63,6 +64,14 @@ class EntityTables(SQLiteConnection):
             audience = self._audience_id(db, namespace, participants)
             pairs = [(a, b) for i, a in enumerate(together) for b in together[i + 1 :]]
             graph.strengthen(db, namespace, audience, pairs, to_epoch(now), 0.5, self.half_life)
+
+    def add_mentions(self, namespace: str, episode_id: int, mentions: Sequence[Mention]) -> int:
+        with self._write() as db:
+            return graph.add_mentions(db, namespace, episode_id, mentions, self.half_life)
+
+    def set_entity_kinds(self, namespace: str, kinds: Mapping[str, str]) -> int:
+        with self._write() as db:
+            return graph.set_kinds(db, namespace, kinds)
 
     def entities(self, namespace: str) -> list[Entity]:
         with self._lock:

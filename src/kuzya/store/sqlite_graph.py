@@ -131,6 +131,50 @@ def record(
                half_life)  # fmt: skip
 
 
+def add_mentions(
+    db: sqlite3.Connection,
+    namespace: str,
+    episode_id: int,
+    found: Sequence[Mention],
+    half_life: float,
+) -> int:
+    """Link a stored episode to the entities of `found` it does not mention yet (found
+    later, by a model); only the new pairs are strengthened. Returns the new links."""
+    row = db.execute(
+        "SELECT audience_id, speaker, said_at, embedding FROM episodes "
+        "WHERE namespace = ? AND id = ?",
+        (namespace, episode_id),
+    ).fetchone()
+    if row is None:
+        return 0
+    audience_id, speaker, said_at, embedding = row
+    linked = dict(db.execute(
+        "SELECT e.key, e.id FROM mentions m JOIN entities e ON e.id = m.entity_id "
+        "WHERE m.episode_id = ?", (episode_id,),
+    ).fetchall())  # fmt: skip
+    vector = np.frombuffer(embedding, dtype=np.float32)
+    new: set[int] = set()
+    for mention in {m.key: m for m in found if m.key and m.key not in linked}.values():
+        new.add(_entity(db, namespace, mention, speaker, said_at, vector))
+    new -= set(linked.values())
+    db.executemany("INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(i, episode_id) for i in new])
+    old = sorted(set(linked.values()))
+    pairs = [*itertools.combinations(sorted(new), 2), *itertools.product(sorted(new), old)]
+    strengthen(db, namespace, audience_id, pairs, said_at, 1.0, half_life)
+    return len(new)
+
+
+def set_kinds(db: sqlite3.Connection, namespace: str, kinds: Mapping[str, str]) -> int:
+    """Give entities still of the generic kind ("name") a kind by key; returns how many."""
+    typed = 0
+    for key, kind in kinds.items():
+        typed += db.execute(
+            "UPDATE entities SET kind = ? WHERE namespace = ? AND key = ? AND kind = 'name'",
+            (kind, namespace, key),
+        ).rowcount
+    return typed
+
+
 def strengthen(
     db: sqlite3.Connection,
     namespace: str,
