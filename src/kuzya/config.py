@@ -24,3 +24,4 @@ class Settings(BaseSettings):
     llm: str = "none"  # "none", "smollm2", "qwen-1.5b", a .gguf path, or "openai:<model>"
     llm_base_url: str | None = None  # for openai:<model>, e.g. http://localhost:11434/v1
     llm_api_key: str | None = None
+    ner: bool = False  # sleep runs spaCy / natasha NER (pip install 'kuzya[ner]')

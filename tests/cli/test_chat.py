@@ -96,3 +96,17 @@ def test_eval_scenarios_strict_recall(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "accuracy mean 1.000" in result.output
+
+
+def test_sleep_with_ner_types_the_names(tmp_path: Path) -> None:
+    db = str(tmp_path / "k.db")
+    for text in (
+        "Yesterday I had lunch with Angela Merkel in Berlin.",
+        "Microsoft hired my cousin last week.",
+    ):
+        runner.invoke(app, ["remember", text, "-s", "ana", "--db", db], catch_exceptions=False)
+    result = runner.invoke(app, ["sleep", "--ner", "--db", db], catch_exceptions=False)
+    report = json.loads(result.output)
+    assert report["typed"] >= 1 and report["ner_mentions"] >= 1
+    plain = json.loads(runner.invoke(app, ["sleep", "--db", db]).output)
+    assert plain["ner_mentions"] == 0 and plain["episodes"] == 0

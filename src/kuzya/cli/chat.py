@@ -15,6 +15,7 @@ from kuzya.cli.options import (
     EmbedderOption,
     LlmOption,
     NamespaceOption,
+    NerOption,
     console,
     ids,
     is_embedded,
@@ -66,6 +67,7 @@ def chat(
         str | None, typer.Option("--participants", "-p", help="Everyone present (with --user).")
     ] = None,
     llm: LlmOption = None,
+    ner: NerOption = None,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
@@ -74,7 +76,7 @@ def chat(
     config = settings(db, namespace, embedder, llm)
     model = open_llm(config)
     present = list(dict.fromkeys([user, *(ids(participants) if participants else [])]))
-    with open_memory(db, namespace, embedder) as memory:
+    with open_memory(db, namespace, embedder, ner=ner) as memory:
         memory.start_worker()
         console.print(
             f"[bold]kuzya chat[/bold] — {user} with {model.name if model else 'no LLM'} "
@@ -108,13 +110,14 @@ def chat(
 
 def sleep(
     llm: LlmOption = None,
+    ner: NerOption = None,
     now: Annotated[datetime | None, typer.Option("--now")] = None,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
 ) -> None:
     """Consolidate: facts, forget requests, diary, entities, decay, compression."""
-    with open_memory(db, namespace, embedder, llm) as memory:
+    with open_memory(db, namespace, embedder, llm, ner) as memory:
         report = memory.sleep(now=now)
     typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
 

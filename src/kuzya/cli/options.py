@@ -11,6 +11,7 @@ from rich.console import Console
 from kuzya.config import Settings
 from kuzya.llm import LLM, load_llm
 from kuzya.memory import Memory
+from kuzya.ner import ModelNER
 
 console = Console()
 
@@ -27,6 +28,10 @@ LlmOption = Annotated[
         "(server from KUZYA_LLM_BASE_URL, key from KUZYA_LLM_API_KEY) [env KUZYA_LLM].",
     ),
 ]
+NerOption = Annotated[
+    bool | None,
+    typer.Option("--ner/--no-ner", help="Sleep runs spaCy / natasha NER [env KUZYA_NER]."),
+]
 Participants = Annotated[
     str, typer.Option("--participants", "-p", help="Comma-separated ids of those present.")
 ]
@@ -37,11 +42,12 @@ def settings(
     namespace: str | None = None,
     embedder: str | None = None,
     llm: str | None = None,
+    ner: bool | None = None,
 ) -> Settings:
     given: dict[str, Any] = {
         key: value
         for key, value in (("db", db), ("namespace", namespace), ("embedder", embedder),
-                           ("llm", llm))
+                           ("llm", llm), ("ner", ner))
         if value is not None
     }  # fmt: skip
     return Settings(**given)
@@ -56,14 +62,16 @@ def open_memory(
     namespace: str | None,
     embedder: str | None,
     llm: str | None = None,
+    ner: bool | None = None,
 ) -> Memory:
-    config = settings(db, namespace, embedder, llm)
+    config = settings(db, namespace, embedder, llm, ner)
     return Memory.open(
         config.db,
         namespace=config.namespace,
         embedder=config.embedder,
         durable=config.durable,
         llm=open_llm(config) if llm is not None else None,
+        ner=ModelNER() if config.ner else None,
     )
 
 
