@@ -4,8 +4,10 @@ used for two.
 "Mel" and "Melanie", "Kate" and "Katherine" are merged when one name is a short form of
 the other, the two are never named in the same message (two people talked about together
 are two people), and the messages that mention them are about the same things (their
-context centroids agree). Every merge and split is recorded; a merge can be undone, and
-a split is undone by merging the two back.
+context centroids agree). A name is split in two when the contexts of its messages fall
+into two groups far apart, by a margin that what the texts say about the bearer moves
+(`kuzya.senses`). Every merge and split is recorded; a merge can be undone, and a split
+is undone by merging the two back.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from kuzya import senses
+from kuzya.embed import Embedder
 from kuzya.model import Entity, EntityChange
 from kuzya.store.base import Store
 
 NAMED_KINDS = frozenset({"name", "person"})
+LATEST_MENTIONS = 64  # of an entity, read again when looking for a split
 
 
 def short_form(a: str, b: str) -> bool:
@@ -84,49 +89,41 @@ def _try_merge(
     return store.merge_entities(namespace, source.id, target.id, reason)
 
 
-def _two_groups(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Two-means on unit vectors, seeded with the least similar pair (deterministic)."""
-    similarity = vectors @ vectors.T
-    first, second = np.unravel_index(int(np.argmin(similarity)), similarity.shape)
-    centroids = vectors[[first, second]]
-    labels = np.zeros(len(vectors), dtype=int)
-    for _ in range(10):
-        labels = np.argmax(vectors @ centroids.T, axis=1)
-        if labels.min() == labels.max():
-            break
-        centroids = np.stack([vectors[labels == side].mean(axis=0) for side in (0, 1)])
-        centroids /= np.linalg.norm(centroids, axis=1, keepdims=True)
-    return labels, centroids
-
-
 def split_entities(
-    store: Store, namespace: str, margin: float = 0.35, min_mentions: int = 4
+    store: Store,
+    namespace: str,
+    embedder: Embedder,
+    margin: float = 0.35,
+    min_mentions: int = 4,
 ) -> list[EntityChange]:
-    """One name used for two entities ("Sam from accounting", "my nephew Sam"): when the
-    messages naming it fall into two tight groups far apart (each message is closer to its
-    group's centre than the two centres are to each other, by `margin`), the smaller group
-    becomes a second entity of that name."""
+    """One name used for two entities ("Sam from accounting", "my nephew Sam"): the
+    latest messages naming it are cut in two by their contexts, and the smaller group
+    becomes a second entity of that name when the groups are apart by `margin`, moved
+    by the evidence of descriptors and neighbours (see `kuzya.senses`)."""
     changes = []
     for entity in store.entities(namespace):
         if entity.kind not in NAMED_KINDS | {"pet"} or entity.mentions < min_mentions:
             continue
-        episodes = store.entity_episodes(namespace, entity.id)
-        found = store.vector_of(namespace, episodes)
-        ids = [e for e in episodes if e in found]
-        if len(ids) < min_mentions:
+        episodes = store.entity_episodes(namespace, entity.id)[-LATEST_MENTIONS:]
+        if len(episodes) < min_mentions:
             continue
-        vectors = np.stack([found[e] for e in ids])
-        labels, centroids = _two_groups(vectors)
+        names = frozenset({entity.key, *(a for a in entity.aliases if not a.startswith("my "))})
+        said = [store.get_episode(namespace, e) for e in episodes]
+        readings = [senses.read(e.text, e.speaker, entity.key, names) for e in said]
+        vectors = senses.contexts(embedder, readings)
+        labels = senses.bipartition(vectors)
         sizes = np.bincount(labels, minlength=2)
-        cosine = float(centroids[0] @ centroids[1])
-        cohesion = float(np.mean(np.sum(vectors * centroids[labels], axis=1)))
-        if sizes.min() < 2 or cohesion - cosine < margin:
+        if sizes.min() < 2:
+            continue
+        apart = senses.separation(vectors, labels)
+        score, why = senses.evidence(readings, labels)
+        if apart < margin + senses.STEP * (1 - score):
             continue
         smaller = int(np.argmin(sizes))
-        moved = [e for e, label in zip(ids, labels, strict=True) if label == smaller]
+        moved = [e for e, label in zip(episodes, labels, strict=True) if label == smaller]
         reason = (
             f"{entity.name!r} is used in two unrelated contexts ({int(sizes[0])} and "
-            f"{int(sizes[1])} messages; cohesion {cohesion:.2f}, between {cosine:.2f})"
+            f"{int(sizes[1])} messages, apart by {apart:.2f}; {why})"
         )
         changes.append(store.split_entity(namespace, entity.id, moved, reason))
     return changes

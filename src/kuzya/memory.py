@@ -352,7 +352,7 @@ class Memory:
 
     def split_entities(self, *, margin: float = 0.35) -> list[EntityChange]:
         """Split a name used for two entities ("Sam from accounting", "my nephew Sam")."""
-        return consolidate.split_entities(self.store, self.namespace, margin)
+        return consolidate.split_entities(self.store, self.namespace, self.embedder, margin)
 
     def merge_entity_into(self, source: int, target: int, *, reason: str) -> EntityChange:
         """Merge one entity into another by hand (also undoes a split)."""

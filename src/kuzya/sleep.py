@@ -70,7 +70,9 @@ class Sleeper:
         if self.ner is not None:
             report.ner_mentions, report.typed = recognise(self.store, self.namespace, self.ner)
         report.merged = len(consolidate.merge_entities(self.store, self.namespace, 0.25))
-        report.split = len(consolidate.split_entities(self.store, self.namespace, 0.35))
+        report.split = len(
+            consolidate.split_entities(self.store, self.namespace, self.embedder, 0.35)
+        )
         report.pruned = self.store.prune(self.namespace, now, 0.05)
         report.compressed = len(
             diary.compress(self.store, self.namespace, self.embedder, self.llm, now)
