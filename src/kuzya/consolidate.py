@@ -21,7 +21,7 @@ from kuzya.embed import Embedder
 from kuzya.model import Entity, EntityChange
 from kuzya.store.base import Store
 
-NAMED_KINDS = frozenset({"name", "person"})
+NAMED_KINDS = frozenset({"name", "person", "place", "org"})  # "name": not typed yet
 LATEST_MENTIONS = 64  # of an entity, read again when looking for a split
 
 
@@ -95,18 +95,20 @@ def split_entities(
     embedder: Embedder,
     margin: float = 0.35,
     min_mentions: int = 4,
+    since: int = 0,
 ) -> list[EntityChange]:
     """One name used for two entities ("Sam from accounting", "my nephew Sam"): the
     latest messages naming it are cut in two by their contexts, and the smaller group
     becomes a second entity of that name when the groups are apart by `margin`, moved
-    by the evidence of descriptors and neighbours (see `kuzya.senses`)."""
+    by the evidence of descriptors and neighbours (see `kuzya.senses`). With `since`
+    (an episode id), only entities mentioned after it are checked again."""
     changes = []
     for entity in store.entities(namespace):
         if entity.kind not in NAMED_KINDS | {"pet"} or entity.mentions < min_mentions:
             continue
         episodes = store.entity_episodes(namespace, entity.id)[-LATEST_MENTIONS:]
-        if len(episodes) < min_mentions:
-            continue
+        if len(episodes) < min_mentions or max(episodes) <= since:
+            continue  # too few mentions, or none since the last check
         names = frozenset({entity.key, *(a for a in entity.aliases if not a.startswith("my "))})
         said = [store.get_episode(namespace, e) for e in episodes]
         readings = [senses.read(e.text, e.speaker, entity.key, names) for e in said]

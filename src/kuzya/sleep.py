@@ -25,6 +25,7 @@ from kuzya.recognise import recognise
 from kuzya.store.base import Store
 
 DIGEST = "digest"  # the job cursor: the last episode id turned into facts and diary
+SPLIT = "split"  # the last episode id whose names were checked for two bearers
 BATCH = 500
 
 
@@ -70,9 +71,7 @@ class Sleeper:
         if self.ner is not None:
             report.ner_mentions, report.typed = recognise(self.store, self.namespace, self.ner)
         report.merged = len(consolidate.merge_entities(self.store, self.namespace, 0.25))
-        report.split = len(
-            consolidate.split_entities(self.store, self.namespace, self.embedder, 0.35)
-        )
+        report.split = self._split()
         report.pruned = self.store.prune(self.namespace, now, 0.05)
         report.compressed = len(
             diary.compress(self.store, self.namespace, self.embedder, self.llm, now)
@@ -82,6 +81,16 @@ class Sleeper:
             report.llm = {key: after[key] - before.get(key, 0) for key in after}
         report.seconds = round(time.monotonic() - started, 3)
         return report
+
+    def _split(self) -> int:
+        """Check the names mentioned since the last check for two bearers."""
+        checked = self.store.job_position(self.namespace, SPLIT)
+        latest = self.store.job_position(self.namespace, DIGEST)
+        changes = consolidate.split_entities(
+            self.store, self.namespace, self.embedder, 0.35, since=checked
+        )
+        self.store.set_job_position(self.namespace, SPLIT, latest)
+        return len(changes)
 
     def _digest(self, episodes: Sequence[Episode], report: SleepReport) -> None:
         by_audience: dict[frozenset[str], list[Episode]] = defaultdict(list)
