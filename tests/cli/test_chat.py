@@ -11,7 +11,53 @@ from typer.testing import CliRunner
 from kuzya.cli.app import app
 
 runner = CliRunner()
-SCENARIOS = Path(__file__).resolve().parents[3] / "shared" / "scenarios"
+
+
+def session(name: str, day: int, *texts: str) -> dict[str, object]:
+    return {
+        "id": name,
+        "time": f"2026-03-{day:02d}T09:00:00",
+        "participants": ["user"],
+        "messages": [{"speaker": "user", "text": text} for text in texts],
+    }
+
+
+def probe(after: str, question: str, expect: list[str], none: list[str]) -> dict[str, object]:
+    return {
+        "after": after,
+        "time": "2026-03-20T09:00:00",
+        "participants": ["user"],
+        "speaker": "user",
+        "question": question,
+        "expect_any": expect,
+        "expect_none": none,
+    }
+
+
+def scenarios(folder: Path) -> Path:
+    """Two scenarios in the shared format: a name that changed, and three facts at once."""
+    conflict = {
+        "name": "conflict",
+        "sessions": [
+            session("s1", 1, "My name is Alice."),
+            session("s2", 10, "Big news: I changed my name to Bob."),
+        ],
+        "probes": [probe("s2", "What is my name?", ["Bob"], ["Alice"])],
+    }
+    multi = {
+        "name": "multi",
+        "sessions": [
+            session("s1", 1, "I have a dog named Rex, I live in Lisbon, and I play the cello."),
+            session("s2", 2, "Recommend me a podcast about history."),
+        ],
+        "probes": [
+            probe("s2", "What is my dog's name?", ["Rex"], []),
+            probe("s2", "Which city do I live in?", ["Lisbon"], []),
+        ],
+    }
+    for scenario in (conflict, multi):
+        (folder / f"{scenario['name']}.json").write_text(json.dumps(scenario), encoding="utf-8")
+    return folder
 
 
 def chat(db: Path, lines: list[str]) -> str:
@@ -69,12 +115,14 @@ def test_sleep_and_profile_commands(tmp_path: Path) -> None:
 
 def test_eval_scenarios_answer_mode_without_a_model(tmp_path: Path) -> None:
     out = tmp_path / "answer.json"
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
     result = runner.invoke(
         app,
         [
             "eval",
             "scenarios",
-            str(SCENARIOS),
+            str(scenarios(folder)),
             "--mode",
             "answer",
             "--llm",
@@ -87,12 +135,13 @@ def test_eval_scenarios_answer_mode_without_a_model(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text())
     assert report["mode"] == "answer" and report["llm"] == "none"
-    assert report["total"] == 7 and report["accuracy"] >= 6 / 7
+    assert report["total"] == 3 and report["accuracy"] == 1.0
+    assert "Alice" not in report["probes"][0]["checked"]  # superseded: not even in the reply
 
 
 def test_eval_scenarios_strict_recall(tmp_path: Path) -> None:
     result = runner.invoke(
-        app, ["eval", "scenarios", str(SCENARIOS), "--strict"], catch_exceptions=False
+        app, ["eval", "scenarios", str(scenarios(tmp_path)), "--strict"], catch_exceptions=False
     )
     assert result.exit_code == 0, result.output
     assert "accuracy mean 1.000" in result.output
