@@ -104,6 +104,7 @@ def test_demo_runs_offline_and_shows_privacy() -> None:
     assert "13 messages" in out
     assert "peanuts" in out
     assert "jun is present" in out
+    assert "[health] mika is allergic to peanuts" in out  # the profile after sleep
 
 
 def test_eval_scenarios_recall_mode(tmp_path: Path) -> None:
