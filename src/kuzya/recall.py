@@ -70,7 +70,7 @@ class Query:
     text: str
     terms: tuple[str, ...]
     vector: np.ndarray
-    named_vector: np.ndarray  # with the names of those present: facts are about someone
+    named: bool  # names of those present were left out of `vector` (facts keep them)
     names: frozenset[str]  # lower-cased words that may name a speaker
     entity_keys: tuple[str, ...]  # entities the query names, or its context refers to
     window: Span | None  # the time the query is about ("last week", "в июне")
@@ -133,8 +133,7 @@ def analyse(
     words = tokens(text)
     own_terms = index_terms(text)
     unnamed = _unnamed(text, present)
-    vectors = embedder.embed([unnamed] if unnamed == text else [unnamed, text])
-    vector, named = vectors[0], vectors[-1]
+    vector = embedder.embed([unnamed])[0]
     needs_context = working and (len(own_terms) < 3 or any(w in _ANAPHORA for w in words))
     all_terms = index_terms(_unnamed(text, present))
     keys = [m.key for m in entities.mentions(text, known)]
@@ -149,7 +148,7 @@ def analyse(
         text,
         tuple(all_terms),
         vector,
-        named,
+        unnamed != text,
         frozenset(words),
         tuple(dict.fromkeys(keys)),
         _window(text, now),
@@ -266,7 +265,7 @@ def run(
     if not about_past:  # what a newer statement replaced is left out
         hidden |= store.superseded_episodes(namespace, list(scores))
     ranked = sorted((item for item in scores if item not in hidden), key=lambda i: (-scores[i], i))
-    first = _facts(store, namespace, query, participants, speaker, about_past, settings)
+    first = _facts(store, embedder, namespace, query, participants, speaker, about_past, settings)
     if _OVERVIEW.search(query_text):
         first += _diary(store, namespace, query, participants, settings)
     chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words, settings)
@@ -275,6 +274,7 @@ def run(
 
 def _facts(
     store: Store,
+    embedder: Embedder,
     namespace: str,
     query: Query,
     participants: Sequence[str],
@@ -282,13 +282,19 @@ def _facts(
     about_past: bool,
     settings: RecallSettings,
 ) -> list[RecallItem]:
-    """Facts similar to the query: current ones, or every one for a question about the past."""
+    """Facts similar to the query: current ones, or every one for a question about the past.
+    Facts are about someone, so they are compared with the query as asked, names and all
+    (embedded only when there are facts to compare)."""
+    current_only = not about_past
+    if not store.facts(namespace, participants=participants, current_only=current_only):
+        return []
+    vector = embedder.embed([query.text])[0] if query.named else query.vector
     hits = store.fact_search(
         namespace,
-        query.named_vector,
+        vector,
         participants,
         settings.fact_k,
-        current_only=not about_past,
+        current_only=current_only,
         asker=asker or (participants[0] if len(participants) == 1 else None),
     )
     return [_fact_item(fact, score) for fact, score in hits if score >= settings.fact_cosine]
