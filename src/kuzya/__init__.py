@@ -1,11 +1,20 @@
 """Kuzya: long-term memory for LLM assistants and agents, local-first."""
 
-from kuzya.errors import EmbedderError, InvalidInput, KuzyaError, NotFound, StoreError
+from kuzya.errors import (
+    EmbedderError,
+    InvalidInput,
+    KuzyaError,
+    LLMError,
+    NotFound,
+    StoreError,
+)
 from kuzya.memory import Memory
 from kuzya.model import (
     Attachment,
     Conversation,
+    DiaryEntry,
     Episode,
+    Fact,
     HistoryEvent,
     Kind,
     Message,
@@ -17,12 +26,15 @@ from kuzya.recall import RecallSettings
 __all__ = [
     "Attachment",
     "Conversation",
+    "DiaryEntry",
     "EmbedderError",
     "Episode",
+    "Fact",
     "HistoryEvent",
     "InvalidInput",
     "Kind",
     "KuzyaError",
+    "LLMError",
     "Memory",
     "Message",
     "NotFound",
