@@ -40,3 +40,10 @@ def failures(cases: Mapping[str, Case], tmp_path: Path, embedder: Embedder) -> l
         for number, case in enumerate(sorted(cases))
         if (failure := run(cases, case, tmp_path / f"{number}.db", embedder)) is not None
     ]
+
+
+def check_bilingual(cases: Mapping[str, Case], at_least: int = 30) -> None:
+    """A suite has enough cases, and English and Russian ("ru-" ids) about evenly."""
+    assert len(cases) >= at_least
+    russian = [c for c in cases if c.startswith("ru-")]
+    assert 0.4 <= len(russian) / len(cases) <= 0.6
