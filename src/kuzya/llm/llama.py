@@ -9,7 +9,6 @@ tools' schemas. llama.cpp is not re-entrant: one lock serialises each model.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import json
 import os
@@ -21,22 +20,13 @@ from typing import Any, Protocol, cast
 
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.llm.base import ChatMessage, Completion, Meter, Tool, ToolCall, Usage
-from kuzya.llm.models import model_path
-
-_INSTALL = "pip install llama-cpp-python==0.3.36"
+from kuzya.llm.models import llama_cpp_module, model_path
 
 
 class _Engine(Protocol):
     """The part of `llama_cpp.Llama` used here (the package ships no usable stubs)."""
 
     def create_chat_completion(self, **kwargs: Any) -> Any: ...
-
-
-def _llama_cpp() -> Any:
-    try:
-        return importlib.import_module("llama_cpp")
-    except ImportError as e:
-        raise LLMError(f"llama-cpp-python is not installed: run `{_INSTALL}` ({e})") from e
 
 
 class LlamaCpp:
@@ -74,7 +64,7 @@ class LlamaCpp:
     def _loaded(self) -> _Engine:
         if self._engine is None:
             try:
-                engine = _llama_cpp().Llama(
+                engine = llama_cpp_module().Llama(
                     model_path=str(self.path),
                     n_ctx=self._n_ctx,
                     n_threads=self._threads,
@@ -138,11 +128,11 @@ class LlamaCpp:
 
 
 def _grammar(schema: Mapping[str, Any]) -> Any:
-    grammar_cls = _llama_cpp().LlamaGrammar
+    grammar_cls = llama_cpp_module().LlamaGrammar
     try:
         return grammar_cls.from_json_schema(json.dumps(schema), verbose=False)
     except Exception:  # a schema feature the converter lacks: any JSON, the caller validates
-        return grammar_cls.from_string(_llama_cpp().llama_grammar.JSON_GBNF, verbose=False)
+        return grammar_cls.from_string(llama_cpp_module().llama_grammar.JSON_GBNF, verbose=False)
 
 
 def _turns(messages: Sequence[ChatMessage]) -> list[dict[str, str]]:
