@@ -4,13 +4,14 @@ model is exercised in tests/llm/test_chat_restart.py."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import pytest
 
 from kuzya.assistant import Assistant, extractive_reply
-from kuzya.errors import LLMError
-from kuzya.llm.base import Completion, ToolCall
+from kuzya.errors import InvalidInput, LLMError
+from kuzya.llm.base import ChatMessage, Completion, ToolCall
 from kuzya.memory import Memory
 from kuzya.testing import ScriptedLLM
 
@@ -53,9 +54,9 @@ def test_working_memory_is_sent_as_turns(memory: Memory) -> None:
     assistant.close()
 
 
-def test_json_reply_takes_the_answer_field(memory: Memory) -> None:
+def test_small_model_takes_the_answer_field(memory: Memory) -> None:
     llm = ScriptedLLM(['{"answer": "Rex."}', "not json"])
-    assistant = Assistant(memory, llm, json_reply=True)
+    assistant = Assistant(memory, llm, small_model=True)
     first = assistant.reply("Dog?", conversation="c", participants=["ana"], now=NOW)
     second = assistant.reply("Dog?", conversation="c", participants=["ana"], now=NOW)
     assert (first.text, second.text) == ("Rex.", "not json")  # a non-compliant model's text
@@ -63,32 +64,111 @@ def test_json_reply_takes_the_answer_field(memory: Memory) -> None:
     assistant.close()
 
 
-def test_notes_put_recalled_facts_first_and_cut_weak_messages(memory: Memory) -> None:
-    t0 = datetime(2026, 3, 1, tzinfo=UTC)
-    memory.remember("I live in Lisbon and I have a dog named Rex.", speaker="ana", time=t0)
-    memory.remember("I am allergic to peanuts.", speaker="ana", time=t0)
-    memory.remember("The weather in spring is mild.", speaker="ana", time=t0)
+def test_small_model_reads_the_facts_and_their_sources_next_to_the_message(
+    memory: Memory,
+) -> None:
+    memory.remember("I have a dog named Rex.", speaker="ana", time=datetime(2026, 3, 1, tzinfo=UTC))
     memory.sleep(now=NOW)
-    assistant = Assistant(memory, None, relevance=0.9)
-    recall = memory.recall("What is my dog's name?", participants=["ana"], speaker="ana", now=NOW)
-    notes = assistant.notes(recall, ["ana"], "ana")
-    facts = [i.text for i in notes.items if i.kind.value == "fact"]
-    assert facts[0].startswith("ana has a dog Rex")
-    assert any("allergic" in f for f in facts)  # the profile follows, health first
-    episodes = [i for i in notes.items if i.kind.value == "episode"]
-    assert len(episodes) < len([i for i in recall.items if i.kind.value == "episode"])
+    llm = ScriptedLLM(['{"answer": "Rex."}'])
+    assistant = Assistant(memory, llm, small_model=True)
+    assistant.reply("What is my dog's name?", conversation="c", participants=["ana"], now=NOW)
     assistant.close()
+    message = llm.calls[0].messages[-1].content
+    assert "has a dog Rex" in message and "I have a dog named Rex." in message
+    assert llm.calls[0].max_tokens == 48
 
 
-def test_profile_is_in_the_prompt_after_sleep(memory: Memory) -> None:
+def test_a_reply_cut_at_the_token_limit_ends_at_its_last_sentence(memory: Memory) -> None:
+    cut = Completion(
+        '{"answer": "You work at Google. You also said the comm', finish_reason="length"
+    )
+    plain = Completion("Lisbon, I think. Or was it Por", finish_reason="length")
+    llm = ScriptedLLM([cut, plain, Completion("No full stop here", finish_reason="length")])
+    small = Assistant(memory, llm, small_model=True)
+    assert small.reply("Work?", conversation="c", participants=["ana"]).text == (
+        "You work at Google."
+    )
+    small.close()
+    capable = Assistant(memory, llm)
+    assert capable.reply("City?", conversation="c", participants=["ana"]).text == "Lisbon, I think."
+    assert capable.reply("Hm?", conversation="c", participants=["ana"]).text == "No full stop here"
+    capable.close()
+
+
+def test_profile_is_in_the_system_prompt_and_the_notes_hold_only_the_rest(
+    memory: Memory,
+) -> None:
+    t0 = datetime(2026, 3, 1, tzinfo=UTC)
+    memory.remember("I have a dog named Rex.", speaker="ana", time=t0)
+    memory.remember("I am allergic to peanuts.", speaker="ana", time=t0)
+    memory.remember("Rex chewed my left shoe again.", speaker="ana", time=t0)
+    memory.sleep(now=NOW)
+    llm = ScriptedLLM(["Rex."])
+    assistant = Assistant(memory, llm)
+    reply = assistant.reply("What did my dog Rex chew?", conversation="c", participants=["ana"])
+    assistant.close()
+    system, message = llm.calls[0].messages[0].content, llm.calls[0].messages[-1].content
+    assert "What you know about ana:" in system
+    assert system.index("allergic to peanuts") < system.index("has a dog Rex")  # health first
+    notes = assistant.notes(reply.recall, assistant.profile("ana", ["ana"]))
+    assert all(i.kind.value == "episode" for i in notes.items)
+    assert "has a dog Rex" not in message  # given once, in the system prompt
+    assert "I have a dog named Rex." not in message  # the fact's source is not repeated
+    assert "chewed my left shoe" in message  # a message the profile does not hold
+    assert message.endswith("\n\nWhat did my dog Rex chew?")
+
+
+def test_without_notes_the_message_goes_alone(memory: Memory) -> None:
+    memory.remember("My name is Bob.", speaker="bob", time=datetime(2026, 3, 1, tzinfo=UTC))
+    memory.sleep(now=NOW)
+    llm = ScriptedLLM(["Bob."])
+    assistant = Assistant(memory, llm)
+    assistant.reply("What is my name?", conversation="c", participants=["bob"], now=NOW)
+    assistant.close()
+    assert "bob's name is Bob" in llm.calls[0].messages[0].content
+    assert llm.calls[0].messages[-1].content == "What is my name?"
+
+
+def test_prepare_reads_the_prefix_the_next_reply_starts_with(memory: Memory) -> None:
     memory.remember(
         "I am allergic to peanuts.", speaker="ana", time=datetime(2026, 3, 1, tzinfo=UTC)
     )
     memory.sleep(now=NOW)
-    llm = ScriptedLLM(["ok"])
+    llm = ScriptedLLM(["Hello, Ana.", "Carrots."])
     assistant = Assistant(memory, llm)
+    assistant.prepare("c", ["ana"])
+    assistant.reply("Hi!", conversation="c", participants=["ana"], now=NOW)
+    assistant.prepare("c", ["ana"])  # after the turn is written, in the background
     assistant.reply("Suggest a snack.", conversation="c", participants=["ana"], now=NOW)
-    assert "- ana is allergic to peanuts" in llm.calls[0].messages[-1].content
+    assistant.close()
+    assert len(llm.prefilled) == 2
+    for prefilled, call in zip(llm.prefilled, llm.calls, strict=True):
+        assert call.messages[: len(prefilled)] == prefilled
+        assert "allergic to peanuts" in prefilled[0].content
+    assert [m.content for m in llm.prefilled[1][1:]] == ["ana: Hi!", "Hello, Ana."]
+
+
+def test_prepare_without_a_model_does_nothing(memory: Memory) -> None:
+    assistant = Assistant(memory, None)
+    assistant.prepare("c", ["ana"])
+    assistant.close()
+    with pytest.raises(InvalidInput):
+        assistant.prepare("c", [])
+
+
+def test_flush_waits_for_every_job_and_raises_the_first_error(memory: Memory) -> None:
+    class Failing(ScriptedLLM):
+        def prefill(self, messages: Sequence[ChatMessage]) -> None:
+            raise LLMError("the model is gone")
+
+    llm = Failing(["Hi."])
+    assistant = Assistant(memory, llm)
+    assistant.reply("Hello.", conversation="c", participants=["ana"], now=NOW)
+    assistant.prepare("c", ["ana"])
+    with pytest.raises(LLMError, match="the model is gone"):
+        assistant.flush()
+    assert len(memory.get_all(conversation="c")) == 2  # the write before it still landed
+    assistant.flush()  # the error is raised once
     assistant.close()
 
 

@@ -3,6 +3,7 @@ reply; the turn is remembered after the reply is returned, off the reply path.""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -46,6 +47,15 @@ TOOLS = (
 ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
 
 
+_SENTENCE_END = re.compile(r"[.!?…](?=\s|$)")
+
+
+def _whole_sentences(text: str) -> str:
+    """A reply cut off at the token limit, ended at its last full sentence (if it has one)."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
+    return text[: ends[-1]] if ends else text
+
+
 def _answer_text(text: str) -> str:
     """The answer field of a JSON reply; the text itself if the model did not comply."""
     try:
@@ -58,6 +68,9 @@ def _answer_text(text: str) -> str:
 
 @dataclass(frozen=True)
 class Reply:
+    """An answer, what was recalled for it, the tokens it took and the seconds from the
+    message to the reply (waiting for the previous turn's background work included)."""
+
     text: str
     recall: Recall
     usage: Usage
@@ -87,7 +100,13 @@ def extractive_reply(recall: Recall, limit: int = 3) -> str:
 
 
 class Assistant:
-    """A chat assistant over a `Memory`. `llm=None` answers extractively from memory."""
+    """A chat assistant over a `Memory`. `llm=None` answers extractively from memory.
+
+    `small_model` suits a model as small as SmolLM2 (135M): its reply is held to
+    `{"answer": ...}` by a grammar and to `max_tokens` (default 48), and the recalled facts
+    are repeated next to the message with the messages they came from, since such a model
+    reads little else. A capable model gets each memory once and writes freely (default
+    `max_tokens` 200)."""
 
     def __init__(
         self,
@@ -100,19 +119,19 @@ class Assistant:
         relevance: float = 0.5,
         profile_facts: int = 8,
         working_turns: int = 6,
-        max_tokens: int = 200,
+        max_tokens: int | None = None,
         temperature: float = 0.0,
         use_tools: bool = False,
-        json_reply: bool = False,
+        small_model: bool = False,
     ) -> None:
         self.memory, self.llm, self.name = memory, llm, validate.name(name, "name")
         self.budget_words, self.working_turns = budget_words, working_turns
         self.max_items, self.relevance, self.profile_facts = max_items, relevance, profile_facts
-        self.max_tokens, self.temperature, self.use_tools = max_tokens, temperature, use_tools
-        # Small local models answer far better when held to {"answer": "..."} by a grammar.
-        self.json_reply = json_reply
+        self.temperature, self.use_tools, self.small_model = temperature, use_tools, small_model
+        self.max_tokens = max_tokens or (48 if small_model else 200)
+        # one thread, so the writes and the prefills after them run in order
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kuzya-remember")
-        self._pending: Future[Any] | None = None
+        self._pending: list[Future[Any]] = []
 
     def reply(
         self,
@@ -128,8 +147,8 @@ class Assistant:
         present = validate.names(participants, "participants")
         who = validate.name(speaker or present[0], "speaker")
         moment = validate.moment(now, "now")
-        self.flush()  # the previous turn is in memory before this one is answered
         started = time.perf_counter()
+        self.flush()  # the previous turn is in memory before this one is answered
         request = rules.forget_request(text, who)
         if request is not None:  # forgetting does not wait for sleep
             self.memory.forget(
@@ -148,47 +167,91 @@ class Assistant:
         )
         answer, usage, calls = self._answer(text, recall, conversation, present, who)
         seconds = time.perf_counter() - started
-        self._pending = self._writer.submit(
-            self._remember, text, answer, conversation, present, who, moment
+        self._pending.append(
+            self._writer.submit(self._remember, text, answer, conversation, present, who, moment)
         )
         return Reply(answer, recall, usage, seconds, calls)
 
     def _prompt(
         self, text: str, recall: Recall, conversation: str, present: Sequence[str], who: str
     ) -> list[ChatMessage]:
-        """System, the working memory as turns, then the message with the notes right
-        before it (small models read notes best next to the question)."""
+        """The prefix (system with the asker's profile, then the working memory as turns),
+        then the message with the notes that are not in the prefix right before it (small
+        models read notes best next to the question)."""
+        profile = self.profile(who, present)
+        messages = self.prefix(conversation, present, who, profile)
+        notes = self.notes(recall, profile)
+        said = text if len(present) == 1 else f"{who}: {text}"
+        if notes.items:
+            said = f"Notes from memory ({who} is asking):\n{notes.as_prompt()}\n\n{said}"
+        return [*messages, ChatMessage("user", said)]
+
+    def prefix(
+        self,
+        conversation: str,
+        present: Sequence[str],
+        who: str,
+        profile: Sequence[RecallItem],
+    ) -> list[ChatMessage]:
+        """What every reply to `who` in this conversation starts with until the next turn:
+        the system prompt with the profile, then the recent turns. It changes slowly, so a
+        runtime with a prompt cache reads it once (see `prepare`)."""
+        messages = [ChatMessage("system", self.system_prompt(present, profile, who))]
         turns = self.memory.store.recent_turns(
             self.memory.namespace, conversation, present, self.working_turns
         )
-        messages = [ChatMessage("system", self.system_prompt(present))]
         for turn in turns:
             mine = turn.metadata.get("role") == "assistant"
             content = turn.content if mine else f"{turn.speaker}: {turn.content}"
             messages.append(ChatMessage("assistant" if mine else "user", content))
-        notes = self.notes(recall, present, who).as_prompt()
-        said = text if len(present) == 1 else f"{who}: {text}"
-        messages.append(ChatMessage("user", f"Notes from memory (I am {who}):\n{notes}\n\n{said}"))
         return messages
 
-    def notes(self, recall: Recall, present: Sequence[str], who: str) -> Recall:
-        """What goes into the prompt: the recalled facts (most similar first), then the
-        rest of the asker's profile (most important first), then the recalled messages
-        that score at least `relevance` of the best one (a short prompt is a fast and a
-        less confusing one)."""
-        facts = [i for i in recall.items if i.kind is Kind.FACT]
-        recalled = {i.id for i in facts}
-        profile = self.memory.profile(who, participants=present).facts
-        facts += [profile_item(f) for f in profile if f.id not in recalled]
+    def profile(self, who: str, present: Sequence[str]) -> tuple[RecallItem, ...]:
+        """The asker's current facts that the present may see, most important first."""
+        facts = self.memory.profile(who, participants=present).facts
+        return tuple(profile_item(f) for f in facts[: self.profile_facts])
+
+    def notes(self, recall: Recall, profile: Sequence[RecallItem]) -> Recall:
+        """What goes next to the message: the recalled facts the profile lacks, then the
+        recalled messages that score at least `relevance` of the best one and are not the
+        source of a fact in the prompt (a short prompt is a fast and a less confusing one).
+        For a small model, every recalled fact and every source stays."""
+        given = set() if self.small_model else {i.id for i in profile}
+        facts = [i for i in recall.items if i.kind is Kind.FACT and i.id not in given]
+        stated = set() if self.small_model else {s for i in (*profile, *facts) for s in i.sources}
         others = [i for i in recall.items if i.kind is not Kind.FACT]
         best = max((i.score for i in others), default=0.0)
-        kept = [i for i in others if i.score >= self.relevance * best][: self.max_items]
-        return Recall(recall.query, tuple(facts[: self.profile_facts] + kept), recall.now)
+        kept = [i for i in others if i.score >= self.relevance * best and i.id not in stated]
+        return Recall(recall.query, tuple(facts + kept[: self.max_items]), recall.now)
 
-    def system_prompt(self, present: Sequence[str] = ()) -> str:
-        """The instructions before any memory."""
+    def prepare(
+        self, conversation: str, participants: Sequence[str], speaker: str | None = None
+    ) -> None:
+        """Have the model read this conversation's prefix in the background (after the
+        last turn is written), so the next reply reads only its notes and message. Call it
+        when a chat opens and after each reply; `flush` waits for it. It does nothing for
+        models without a prompt cache and for `llm=None`."""
+        present = validate.names(participants, "participants")
+        who = validate.name(speaker or present[0], "speaker")
+        conversation = validate.name(conversation, "conversation")
+        if self.llm is not None:
+            job = self._writer.submit(self._prefill, self.llm, conversation, present, who)
+            self._pending.append(job)
+
+    def _prefill(self, llm: LLM, conversation: str, present: Sequence[str], who: str) -> None:
+        llm.prefill(self.prefix(conversation, present, who, self.profile(who, present)))
+
+    def system_prompt(
+        self, present: Sequence[str] = (), profile: Sequence[RecallItem] = (), who: str = ""
+    ) -> str:
+        """The instructions, who is present and what is known about the asker."""
         system = SYSTEM.format(name=self.name)
-        return system + (f"\nYou are talking with {', '.join(present)}." if present else "")
+        if present:
+            system += f"\nYou are talking with {', '.join(present)}."
+        if profile:
+            known = "\n".join(f"- {item.line()}" for item in profile)
+            system += f"\nWhat you know about {who}:\n{known}"
+        return system
 
     def _answer(
         self, text: str, recall: Recall, conversation: str, present: Sequence[str], who: str
@@ -203,14 +266,16 @@ class Assistant:
             result = self.llm.chat(
                 messages,
                 tools=tools,
-                json_schema=ANSWER if self.json_reply and not tools else None,
+                json_schema=ANSWER if self.small_model and not tools else None,
                 max_tokens=self.max_tokens,
                 temperature=self.temperature,
             )
             prompt += result.usage.prompt_tokens
             completion += result.usage.completion_tokens
             if not result.tool_calls:
-                text = _answer_text(result.text) if self.json_reply else result.text
+                text = _answer_text(result.text) if self.small_model else result.text
+                if result.finish_reason == "length":
+                    text = _whole_sentences(text.strip())
                 return text.strip(), Usage(prompt, completion), tuple(called)
             messages.append(ChatMessage("assistant", result.text, result.tool_calls))
             for call in result.tool_calls:
@@ -257,10 +322,13 @@ class Assistant:
         self.memory.remember_many(turns)
 
     def flush(self) -> None:
-        """Wait until the last turn is remembered (raises what that write raised)."""
-        if self._pending is not None:
-            pending, self._pending = self._pending, None
-            pending.result()
+        """Wait until the last turns are remembered and the prepared prefix read (raises
+        the first error of those)."""
+        pending, self._pending = self._pending, []
+        for future in pending:
+            future.exception()  # wait for every one before raising any
+        for future in pending:
+            future.result()
 
     def close(self) -> None:
         self.flush()

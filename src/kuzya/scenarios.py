@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kuzya import validate
-from kuzya.assistant import Assistant
+from kuzya.assistant import ANSWER, Assistant
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
 from kuzya.llm.base import LLM, ChatMessage
@@ -63,13 +63,23 @@ class Scenario(_Record):
 
 
 @dataclass(frozen=True)
+class Timing:
+    """Answer mode: seconds to reply with memory and with none (the same model), each
+    after its prefix was prepared, and the seconds that preparing took."""
+
+    reply: float = 0.0
+    prepare: float = 0.0
+    bare_reply: float = 0.0
+    bare_prepare: float = 0.0
+
+
+@dataclass(frozen=True)
 class ProbeResult:
     scenario: str
     question: str
     passed: bool
     checked: str  # the memory context (recall mode) or the reply (answer mode)
-    seconds: float = 0.0  # answer mode: reply time with memory
-    baseline: float = 0.0  # answer mode: the same model's reply time without memory
+    timing: Timing = Timing()
 
 
 def load(path: Path) -> Scenario:
@@ -136,7 +146,7 @@ class Runner:
     answer_mode: bool = False
     strict: bool = False  # recall mode: every probe's expect_none is checked
     temperature: float = 0.0
-    json_reply: bool = False  # answer mode: replies held to {"answer": ...}
+    small_model: bool = False  # answer mode: see `Assistant`
 
     def run(self, scenario: Scenario, run: int = 0) -> list[ProbeResult]:
         path = self.workdir / f"{scenario.name}-{run}.db"
@@ -164,9 +174,14 @@ class Runner:
                 scenario.name, probe.question, judge(strict, context, answer_mode=False), context
             )
         assistant = Assistant(
-            memory, self.llm, temperature=self.temperature, json_reply=self.json_reply
+            memory, self.llm, temperature=self.temperature, small_model=self.small_model
         )
         try:
+            # a chat prepares its prefix when it opens, before the first message arrives
+            started = time.perf_counter()
+            assistant.prepare(conversation, probe.participants, probe.speaker)
+            assistant.flush()
+            prepared = time.perf_counter() - started
             reply = assistant.reply(
                 probe.question,
                 conversation=conversation,
@@ -176,25 +191,30 @@ class Runner:
             )
         finally:
             assistant.close()
-        baseline = _bare_seconds(self.llm, probe, assistant) if self.llm else 0.0
-        passed = judge(probe, reply.text, answer_mode=True)
+        bare = _bare_seconds(self.llm, probe, assistant) if self.llm else (0.0, 0.0)
         return ProbeResult(
-            scenario.name, probe.question, passed, reply.text, reply.seconds, baseline
+            scenario.name,
+            probe.question,
+            judge(probe, reply.text, answer_mode=True),
+            reply.text,
+            Timing(reply.seconds, prepared, *bare),
         )
 
 
-def _bare_seconds(llm: LLM, probe: Probe, assistant: Assistant) -> float:
-    """The same model answering the same question with no memory at all."""
+def _bare_seconds(llm: LLM, probe: Probe, assistant: Assistant) -> tuple[float, float]:
+    """The same model with the same settings answering the same question with no memory
+    at all: the seconds to prepare its prefix (the system prompt), then to reply."""
+    system = [ChatMessage("system", assistant.system_prompt(probe.participants))]
     started = time.perf_counter()
+    llm.prefill(system)
+    prepared = time.perf_counter()
     llm.chat(
-        [
-            ChatMessage("system", assistant.system_prompt(probe.participants)),
-            ChatMessage("user", probe.question),
-        ],
+        [*system, ChatMessage("user", probe.question)],
+        json_schema=ANSWER if assistant.small_model else None,
         max_tokens=assistant.max_tokens,
         temperature=assistant.temperature,
     )
-    return time.perf_counter() - started
+    return time.perf_counter() - prepared, prepared - started
 
 
 def evaluate(
@@ -206,7 +226,7 @@ def evaluate(
     answer_mode: bool = False,
     strict: bool = False,
     runs: int = 1,
-    json_reply: bool = False,
+    small_model: bool = False,
     temperature: float = 0.0,
 ) -> dict[str, Any]:
     """Accuracy over every probe of every file, per run; answer mode also times replies
@@ -220,7 +240,7 @@ def evaluate(
             answer_mode,
             strict,
             temperature,  # greedy (0) replies repeat; runs differ only when sampling
-            json_reply,
+            small_model,
         )
         if llm is not None:  # loading the model is not part of a reply's time
             llm.chat([ChatMessage("user", "Hello")], max_tokens=1)
@@ -246,16 +266,26 @@ def evaluate(
         "total": len(last),
         "probes": [
             {"scenario": r.scenario, "question": r.question, "passed": r.passed,
-             "checked": r.checked, "seconds": round(r.seconds, 3),
-             "seconds_without_memory": round(r.baseline, 3)}
+             "checked": r.checked, "seconds": round(r.timing.reply, 3),
+             "seconds_without_memory": round(r.timing.bare_reply, 3)}
             for r in last
         ],
     }  # fmt: skip
     if answer_mode and llm is not None:
-        everything = [r for rs in per_run for r in rs]
-        with_memory = sum(r.seconds for r in everything) / len(everything)
-        without = sum(r.baseline for r in everything) / len(everything)
+        timings = [r.timing for rs in per_run for r in rs]
+
+        def mean(seconds: Iterable[float]) -> float:
+            return sum(seconds) / len(timings)
+
+        with_memory = mean(t.reply for t in timings)
+        without = mean(t.bare_reply for t in timings)
+        cold = mean(t.prepare + t.reply for t in timings)
+        cold_without = mean(t.bare_prepare + t.bare_reply for t in timings)
         report["reply_seconds"] = round(with_memory, 3)
         report["reply_seconds_without_memory"] = round(without, 3)
         report["latency_ratio"] = round(with_memory / without, 3) if without else None
+        # a first reply in a chat that was not prepared reads its prefix too
+        report["cold_reply_seconds"] = round(cold, 3)
+        report["cold_reply_seconds_without_memory"] = round(cold_without, 3)
+        report["cold_latency_ratio"] = round(cold / cold_without, 3) if cold_without else None
     return report

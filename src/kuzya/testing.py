@@ -62,6 +62,7 @@ class ScriptedLLM:
     def __init__(self, answers: Iterable[str | Completion] = ()) -> None:
         self.meter = Meter()
         self.calls: list[ScriptedCall] = []
+        self.prefilled: list[tuple[ChatMessage, ...]] = []
         self._answers: deque[str | Completion] = deque(answers)
         self._lock = threading.Lock()
 
@@ -92,6 +93,10 @@ class ScriptedLLM:
         completion = answer if isinstance(answer, Completion) else _completion(messages, answer)
         self.meter.add(completion.usage)
         return completion
+
+    def prefill(self, messages: Sequence[ChatMessage]) -> None:
+        with self._lock:
+            self.prefilled.append(tuple(messages))
 
 
 def _completion(messages: Sequence[ChatMessage], text: str) -> Completion:

@@ -9,6 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from kuzya.cli.app import app
+from kuzya.embed import Embedder
+from kuzya.scenarios import evaluate
+from kuzya.testing import ScriptedLLM
 
 runner = CliRunner()
 
@@ -159,3 +162,19 @@ def test_sleep_with_ner_types_the_names(tmp_path: Path) -> None:
     assert report["typed"] >= 1 and report["ner_mentions"] >= 1
     plain = json.loads(runner.invoke(app, ["sleep", "--db", db]).output)
     assert plain["ner_mentions"] == 0 and plain["episodes"] == 0
+
+
+def test_answer_mode_prepares_each_chat_and_times_both_ways(
+    tmp_path: Path, use_embedder: Embedder
+) -> None:
+    llm = ScriptedLLM(["hi", "Bob.", "I don't know.", "Rex.", "No idea.", "Lisbon.", "?"])
+    report = evaluate([scenarios(tmp_path)], use_embedder, llm=llm, answer_mode=True)
+    assert report["accuracy"] == 1.0 and report["total"] == 3
+    # per probe: its prefix read ahead, the reply, then the bare model's prefix and reply
+    assert len(llm.prefilled) == 6 and llm.pending == 0
+    with_memory = [c for c in llm.calls if "What you know about user" in c.messages[0].content]
+    assert len(with_memory) == 3
+    for call in with_memory:
+        assert any(call.messages[: len(p)] == p for p in llm.prefilled)
+    assert report["cold_reply_seconds"] >= report["reply_seconds"] > 0
+    assert report["cold_latency_ratio"] > 0 and report["latency_ratio"] > 0

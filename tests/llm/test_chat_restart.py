@@ -12,6 +12,7 @@ import pytest
 
 from kuzya.assistant import Assistant
 from kuzya.embed import Embedder
+from kuzya.llm import is_small
 from kuzya.llm.llama import LlamaCpp
 from kuzya.memory import Memory
 
@@ -30,7 +31,7 @@ def model(request: pytest.FixtureRequest) -> Iterator[LlamaCpp]:
 def test_memory_survives_a_restart(tmp_path: Path, use_embedder: Embedder, model: LlamaCpp) -> None:
     path = tmp_path / "chat.db"
     with Memory.open(path, namespace="chat", embedder=use_embedder) as memory:
-        assistant = Assistant(memory, model, json_reply=True)
+        assistant = Assistant(memory, model, small_model=is_small(model))
         first = assistant.reply(
             "Hi! I have a dog named Rex and I live in Lisbon.",
             conversation="s1",
@@ -44,7 +45,7 @@ def test_memory_survives_a_restart(tmp_path: Path, use_embedder: Embedder, model
     calls_before = model.meter.calls
     with Memory.open(path, namespace="chat", embedder=use_embedder) as memory:  # a restart
         assert {f.attribute for f in memory.profile("user").facts} >= {"pet", "lives_in"}
-        assistant = Assistant(memory, model, json_reply=True)
+        assistant = Assistant(memory, model, small_model=is_small(model))
         reply = assistant.reply(
             "What is my dog's name?",
             conversation="s2",
@@ -56,7 +57,7 @@ def test_memory_survives_a_restart(tmp_path: Path, use_embedder: Embedder, model
         if model.name == "llama:qwen-1.5b":
             assert "rex" in reply.text.lower()
         assert reply.text.strip()
-        assert model.meter.calls == calls_before + 1
+        assert model.meter.calls == calls_before + 1  # no prefill was asked for
         assert reply.usage.prompt_tokens > 0 and reply.usage.completion_tokens > 0
         stored = memory.get_all(conversation="s2")
         assert [e.speaker for e in stored] == ["user", "assistant"]

@@ -156,6 +156,31 @@ def test_concurrent_chats_are_serialised(smollm2: LlamaCpp) -> None:
 
 
 @pytest.mark.llm
+def test_prefill_reads_the_prefix_and_changes_no_answer(smollm2: LlamaCpp) -> None:
+    prefix = [ChatMessage("system", "Facts: the user's cat is named Tom and is grey.")]
+    question = [*prefix, ChatMessage("user", "What colour is my cat?")]
+    cold = smollm2.chat(question, max_tokens=16)
+    smollm2.chat([ChatMessage("user", "Something else entirely.")], max_tokens=4)
+    calls = smollm2.meter.calls
+    smollm2.prefill(prefix)
+    assert smollm2.meter.calls == calls + 1  # reading a prompt is spending, and is metered
+    read = list(smollm2._loaded().input_ids)  # type: ignore[attr-defined]
+    warm = smollm2.chat(question, max_tokens=16)
+    assert warm.text == cold.text  # greedy: the cache changes the time, not the answer
+    prompt = smollm2._loaded().tokenize(  # type: ignore[attr-defined]
+        b"<|im_start|>system\nFacts: the user's cat", add_bos=False, special=True
+    )
+    assert read[: len(prompt)] == prompt
+
+
+@pytest.mark.llm
+def test_prefill_of_a_prompt_too_long_is_an_llm_error() -> None:
+    model = LlamaCpp("smollm2", n_ctx=100, threads=2)
+    with pytest.raises(LLMError, match="failed to read a prompt"):
+        model.prefill([ChatMessage("user", "word " * 300)])
+
+
+@pytest.mark.llm
 def test_a_context_overflow_is_an_llm_error() -> None:
     model = LlamaCpp("smollm2", n_ctx=100, threads=2)  # padded to 256, as llama.cpp does
     assert model.chat([ChatMessage("user", "word " * 150)], max_tokens=8).usage.prompt_tokens > 100

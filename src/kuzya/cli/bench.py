@@ -12,8 +12,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from kuzya.cli.options import LlmOption, is_embedded, open_llm, settings
+from kuzya.cli.options import LlmOption, open_llm, settings
 from kuzya.embed import load_embedder
+from kuzya.llm import is_small
 
 bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
 eval_app = typer.Typer(help="Evaluations.", no_args_is_help=True)
@@ -160,7 +161,7 @@ def scenarios(
         answer_mode=mode == "answer",
         strict=strict,
         runs=runs,
-        json_reply=is_embedded(model),
+        small_model=is_small(model),
         temperature=temperature,
     )
     console.print(
@@ -171,7 +172,9 @@ def scenarios(
     if "latency_ratio" in result:
         console.print(
             f"reply {result['reply_seconds']} s with memory, "
-            f"{result['reply_seconds_without_memory']} s without: x{result['latency_ratio']}"
+            f"{result['reply_seconds_without_memory']} s without: x{result['latency_ratio']}; "
+            f"unprepared first reply {result['cold_reply_seconds']} s / "
+            f"{result['cold_reply_seconds_without_memory']} s: x{result['cold_latency_ratio']}"
         )
     _write(json_out, result)
     if mode == "recall" and result["passed"] < result["total"]:

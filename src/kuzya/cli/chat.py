@@ -18,13 +18,13 @@ from kuzya.cli.options import (
     NerOption,
     console,
     ids,
-    is_embedded,
     open_llm,
     open_memory,
     settings,
 )
 from kuzya.clock import utcnow
 from kuzya.facts.schema import ATTRIBUTES
+from kuzya.llm import is_small
 from kuzya.memory import Memory
 
 HELP = (
@@ -82,8 +82,9 @@ def chat(
             f"[bold]kuzya chat[/bold] — {user} with {model.name if model else 'no LLM'} "
             f"({memory.stats()['episodes']} memories). /help for commands."
         )
-        assistant = Assistant(memory, model, json_reply=is_embedded(model))
+        assistant = Assistant(memory, model, small_model=is_small(model))
         conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
+        assistant.prepare(conversation, present)
         try:
             while True:
                 try:
@@ -101,9 +102,11 @@ def chat(
                         report = memory.sleep()
                         console.print(f"session ended; consolidated {report.episodes} messages")
                         conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
+                        assistant.prepare(conversation, present)
                     continue
                 reply = assistant.reply(line, conversation=conversation, participants=present)
                 console.print(f"[cyan]assistant>[/cyan] {reply.text}", highlight=False)
+                assistant.prepare(conversation, present)  # while the user reads and types
         finally:
             assistant.close()
 

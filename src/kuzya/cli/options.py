@@ -75,10 +75,5 @@ def open_memory(
     )
 
 
-def is_embedded(llm: LLM | None) -> bool:
-    """Embedded models are small: their replies are held to a JSON answer by a grammar."""
-    return llm is not None and llm.name.startswith("llama:")
-
-
 def ids(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]

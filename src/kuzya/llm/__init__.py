@@ -11,7 +11,17 @@ from __future__ import annotations
 from kuzya.errors import InvalidInput
 from kuzya.llm.base import LLM, ChatMessage, Completion, Meter, Tool, ToolCall, Usage
 
-__all__ = ["LLM", "ChatMessage", "Completion", "Meter", "Tool", "ToolCall", "Usage", "load_llm"]
+__all__ = [
+    "LLM",
+    "ChatMessage",
+    "Completion",
+    "Meter",
+    "Tool",
+    "ToolCall",
+    "Usage",
+    "is_small",
+    "load_llm",
+]
 
 
 def load_llm(
@@ -32,3 +42,10 @@ def load_llm(
     from kuzya.llm.llama import LlamaCpp
 
     return LlamaCpp(spec.removeprefix("llama:"))
+
+
+def is_small(llm: LLM | None) -> bool:
+    """Whether `llm` is as small as SmolLM2 (135M), which rambles unless held to a short
+    JSON answer and reads only what is next to the question (see `Assistant`). The Qwen
+    reader and served models stop on their own."""
+    return llm is not None and llm.name == "llama:smollm2"

@@ -95,3 +95,9 @@ class LLM(Protocol):
         runtime allows) to answer with one JSON value of that schema; the caller still
         validates it (see `kuzya.llm.structured`). Raises `LLMError` when it fails."""
         ...
+
+    def prefill(self, messages: Sequence[ChatMessage]) -> None:
+        """Read `messages` now so that a following `chat` starting with them reads only
+        the rest (a prompt cache). Adapters whose runtime caches on its own, or not at
+        all, do nothing."""
+        ...

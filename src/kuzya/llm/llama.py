@@ -123,6 +123,19 @@ class LlamaCpp:
             return Completion(text=text, usage=usage, finish_reason=finish)
         return _tool_completion(text, finish, usage, self._next_call_id, max_tokens)
 
+    def prefill(self, messages: Sequence[ChatMessage]) -> None:
+        """Read the prompt that `messages` start: llama.cpp keeps the last prompt's keys
+        and values, so the next `chat` reads only what follows the common start."""
+        with self._lock:
+            engine = self._loaded()
+            try:
+                response = engine.create_chat_completion(
+                    messages=_turns(messages), max_tokens=1, temperature=0.0
+                )
+            except Exception as e:
+                raise LLMError(f"{self.name} failed to read a prompt: {e}") from e
+        self.meter.add(Usage(int(response["usage"]["prompt_tokens"]), 1))
+
     def _next_call_id(self) -> str:
         return f"call_{next(self._call_ids)}"  # itertools.count is atomic under the GIL
 

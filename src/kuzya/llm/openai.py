@@ -96,6 +96,10 @@ class OpenAICompatible:
             "and serves this model"
         )
 
+    def prefill(self, messages: Sequence[ChatMessage]) -> None:
+        """Nothing: servers that cache prompts (llama.cpp, vLLM, OpenAI) do it on the
+        request itself, and a request made only to warm them would cost a completion."""
+
     def close(self) -> None:
         self._client.close()
 
