@@ -99,11 +99,8 @@ def smollm2_path(cache_dir: Path) -> Path:
 def widen(source: Path, target: Path, size: int, sha256: str) -> None:
     """Requantise `source` to Q8_0 as `target`, atomically and only when size and hash match."""
     llama_cpp = llama_cpp_module()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
+
+    def quantise(tmp: Path) -> None:
         params = llama_cpp.llama_model_quantize_default_params()
         params.ftype = llama_cpp.LLAMA_FTYPE_MOSTLY_Q8_0
         params.allow_requantize = True
@@ -113,18 +110,8 @@ def widen(source: Path, target: Path, size: int, sha256: str) -> None:
             )
         if failed:
             raise LLMError(f"llama.cpp could not requantise {source} (code {failed})")
-        digest = _sha256(tmp)
-        if tmp.stat().st_size != size or digest != sha256:
-            raise LLMError(
-                f"{target.name} widened from {source} does not match: sha256 {digest}; "
-                f"expected {sha256}, {size} bytes (is llama-cpp-python 0.3.36 installed?)"
-            )
-        tmp.chmod(0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _write_marker(target, sha256)
+
+    _build(target, size, sha256, quantise, f"widened from {source} (llama-cpp-python 0.3.36?)")
 
 
 def llama_cpp_module() -> Any:
@@ -187,25 +174,33 @@ def assemble(parts: list[Path], target: Path, size: int, sha256: str) -> None:
     total = sum(p.stat().st_size for p in parts)
     if total != size:
         raise LLMError(f"the parts of {target.name} add up to {total} bytes, expected {size}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256()
-    written = 0
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as out:
+
+    def concatenate(tmp: Path) -> None:
+        with tmp.open("wb") as out:
             for part in parts:
                 with part.open("rb") as src:
                     while chunk := src.read(_CHUNK):
-                        digest.update(chunk)
                         out.write(chunk)
-                        written += len(chunk)
-            out.flush()
-            os.fsync(out.fileno())
-        if written != size or digest.hexdigest() != sha256:
+
+    _build(target, size, sha256, concatenate, "assembled")
+
+
+def _build(target: Path, size: int, sha256: str, write: Callable[[Path], None], how: str) -> None:
+    """Make `target` by `write` into a temporary file beside it, then rename it into place
+    (and mark it checked) only when its size and sha256 match; nothing is left otherwise."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        write(tmp)
+        with tmp.open("rb+") as done:
+            os.fsync(done.fileno())
+        digest, written = _sha256(tmp), tmp.stat().st_size
+        if written != size or digest != sha256:
             raise LLMError(
-                f"assembled {target.name} does not match: sha256 {digest.hexdigest()}, "
-                f"{written} bytes; expected {sha256}, {size} bytes"
+                f"{target.name} {how} does not match: sha256 {digest}, {written} bytes; "
+                f"expected {sha256}, {size} bytes"
             )
         tmp.chmod(0o644)
         os.replace(tmp, target)
