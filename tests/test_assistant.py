@@ -34,7 +34,7 @@ def test_prompt_holds_memory_and_the_turn_is_remembered_after(memory: Memory) ->
     system, message = llm.calls[0].messages[0], llm.calls[0].messages[-1]
     assert system.role == "system" and "Rex" not in system.content
     assert message.role == "user" and "dog named Rex" in message.content
-    assert message.content.endswith("\n\nWhat is my dog's name?")
+    assert message.content.endswith("\n\nuser: What is my dog's name?")
     assistant.close()
     turns = memory.get_all(conversation="s2")
     assert [(t.speaker, t.metadata.get("role")) for t in turns] == [
@@ -75,6 +75,7 @@ def test_small_model_reads_the_facts_and_their_sources_next_to_the_message(
     assistant.close()
     message = llm.calls[0].messages[-1].content
     assert "has a dog Rex" in message and "I have a dog named Rex." in message
+    assert message.endswith("\n\nWhat is my dog's name?")  # alone with ana, unnamed
     assert llm.calls[0].max_tokens == 48
 
 
@@ -115,7 +116,19 @@ def test_profile_is_in_the_system_prompt_and_the_notes_hold_only_the_rest(
     assert "has a dog Rex" not in message  # given once, in the system prompt
     assert "I have a dog named Rex." not in message  # the fact's source is not repeated
     assert "chewed my left shoe" in message  # a message the profile does not hold
-    assert message.endswith("\n\nWhat did my dog Rex chew?")
+    assert message.endswith("\n\nana: What did my dog Rex chew?")
+
+
+def test_the_assistants_own_past_replies_are_not_notes(memory: Memory) -> None:
+    llm = ScriptedLLM(["Porto is a lovely city by the Douro river.", "You moved to Porto."])
+    assistant = Assistant(memory, llm)
+    assistant.reply("We moved to Porto!", conversation="s1", participants=["ana"], now=NOW)
+    assistant.reply("Where did we move?", conversation="s2", participants=["ana"], now=NOW)
+    assistant.close()
+    message = llm.calls[1].messages[-1].content
+    assert "ana: We moved to Porto!" in message  # what ana said is a note
+    assert "Douro" not in message
+    assert message.endswith("\n\nana: Where did we move?")  # named, as turns are
 
 
 def test_without_notes_the_message_goes_alone(memory: Memory) -> None:
@@ -126,7 +139,7 @@ def test_without_notes_the_message_goes_alone(memory: Memory) -> None:
     assistant.reply("What is my name?", conversation="c", participants=["bob"], now=NOW)
     assistant.close()
     assert "bob's name is Bob" in llm.calls[0].messages[0].content
-    assert llm.calls[0].messages[-1].content == "What is my name?"
+    assert llm.calls[0].messages[-1].content == "bob: What is my name?"
 
 
 def test_prepare_reads_the_prefix_the_next_reply_starts_with(memory: Memory) -> None:

@@ -181,7 +181,8 @@ class Assistant:
         profile = self.profile(who, present)
         messages = self.prefix(conversation, present, who, profile)
         notes = self.notes(recall, profile)
-        said = text if len(present) == 1 else f"{who}: {text}"
+        # named as the turns before it are, or a model may answer as if it had said it
+        said = text if self.small_model and len(present) == 1 else f"{who}: {text}"
         if notes.items:
             said = f"Notes from memory ({who} is asking):\n{notes.as_prompt()}\n\n{said}"
         return [*messages, ChatMessage("user", said)]
@@ -215,13 +216,19 @@ class Assistant:
         """What goes next to the message: the recalled facts the profile lacks, then the
         recalled messages that score at least `relevance` of the best one and are not the
         source of a fact in the prompt (a short prompt is a fast and a less confusing one).
-        For a small model, every recalled fact and every source stays."""
+        For a small model, every recalled fact and every source stays. The assistant's own
+        past replies stay out: they say nothing about anyone, and a model shown its own
+        lines as notes tends to answer in their shape (the recent ones are its turns)."""
         given = set() if self.small_model else {i.id for i in profile}
         facts = [i for i in recall.items if i.kind is Kind.FACT and i.id not in given]
         stated = set() if self.small_model else {s for i in (*profile, *facts) for s in i.sources}
         others = [i for i in recall.items if i.kind is not Kind.FACT]
         best = max((i.score for i in others), default=0.0)
-        kept = [i for i in others if i.score >= self.relevance * best and i.id not in stated]
+        kept = [
+            i
+            for i in others
+            if i.score >= self.relevance * best and i.id not in stated and i.speaker != self.name
+        ]
         return Recall(recall.query, tuple(facts + kept[: self.max_items]), recall.now)
 
     def prepare(
