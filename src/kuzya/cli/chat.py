@@ -102,7 +102,7 @@ def chat(
                         report = memory.sleep()
                         console.print(f"session ended; consolidated {report.episodes} messages")
                         conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
-                        assistant.prepare(conversation, present)
+                    assistant.prepare(conversation, present)  # /forget changes the profile
                     continue
                 reply = assistant.reply(line, conversation=conversation, participants=present)
                 console.print(f"[cyan]assistant>[/cyan] {reply.text}", highlight=False)
