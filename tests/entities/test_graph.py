@@ -12,12 +12,9 @@ uses the real default embedder.
 from __future__ import annotations
 
 import math
-import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import closing
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,6 +23,7 @@ from kuzya.embed import Embedder
 from kuzya.entities import mentions
 from kuzya.store.sqlite_graph import decayed
 from kuzya.testing import HashEmbedder
+from tests.entities.store_view import by_key, query, walked
 
 T0 = datetime(2024, 1, 10, 12, tzinfo=UTC)
 HALF_LIFE = timedelta(days=30)  # the store's default half-life of association weights
@@ -34,12 +32,6 @@ GROUP = ["ana", "bob", "kuzya"]
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-def query(memory: Memory, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    """Read the store file directly, through a connection of our own."""
-    with closing(sqlite3.connect(memory.store.path)) as db:  # type: ignore[attr-defined]
-        return db.execute(sql, params).fetchall()
 
 
 def edges(memory: Memory) -> dict[tuple[str, str], tuple[float, float]]:
@@ -52,17 +44,6 @@ def edges(memory: Memory) -> dict[tuple[str, str], tuple[float, float]]:
         memory.namespace,
     )
     return {(min(a, b), max(a, b)): (w, t) for a, b, w, t in rows}
-
-
-def by_key(memory: Memory) -> dict[str, Any]:
-    return {e.key: e for e in memory.entities()}
-
-
-def walked(
-    memory: Memory, keys: Sequence[str], participants: Sequence[str], now: datetime
-) -> dict[int, float]:
-    """Episodes spreading activation reaches from these entity keys (no seed episodes)."""
-    return dict(memory.store.graph_search(memory.namespace, keys, {}, participants, now, 50))
 
 
 # -- entities and mention counts ----------------------------------------------------------------

@@ -9,11 +9,9 @@ Graph-level tests use the fast hash embedder; NER needs no vectors.
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import closing
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ from kuzya.ner import ModelNER, is_russian
 from kuzya.recognise import JOB
 from kuzya.sleep import SleepReport
 from kuzya.testing import HashEmbedder
+from tests.entities.store_view import by_key, query, walked
 
 T0 = datetime(2024, 1, 10, 12, tzinfo=UTC)
 LATER = T0 + timedelta(days=1)
@@ -84,11 +83,6 @@ TYPED = [
 # -- helpers ----------------------------------------------------------------------------------
 
 
-def query(memory: Memory, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with closing(sqlite3.connect(memory.store.path)) as db:  # type: ignore[attr-defined]
-        return db.execute(sql, params).fetchall()
-
-
 def edges(memory: Memory) -> dict[tuple[str, str, str], float]:
     """(audience, key, key) -> weight of the namespace's associations."""
     rows = query(
@@ -111,19 +105,13 @@ def graph(memory: Memory) -> tuple[Any, ...]:
     )
 
 
-def by_key(memory: Memory) -> dict[str, Any]:
-    return {e.key: e for e in memory.entities()}
-
-
-def walked(
-    memory: Memory, keys: Sequence[str], participants: Sequence[str], now: datetime
-) -> dict[int, float]:
-    return dict(memory.store.graph_search(memory.namespace, keys, {}, participants, now, 50))
-
-
 def linked(memory: Memory, name: str, episode: Episode) -> bool:
     entity = by_key(memory)[key(name)]
     return episode.id in memory.store.entity_episodes(memory.namespace, entity.id)
+
+
+# the memory, each episode by its text, the entity kinds before the sleep, the sleep's report
+Slept = tuple[Memory, dict[str, Episode], dict[str, str], SleepReport]
 
 
 @pytest.fixture(scope="module")
@@ -140,9 +128,7 @@ def memory(tmp_path: Path, ner: ModelNER) -> Iterator[Memory]:
 
 
 @pytest.fixture(scope="module")
-def slept(
-    tmp_path_factory: pytest.TempPathFactory, ner: ModelNER
-) -> Iterator[tuple[Memory, dict[str, Episode], dict[str, str], SleepReport]]:
+def slept(tmp_path_factory: pytest.TempPathFactory, ner: ModelNER) -> Iterator[Slept]:
     """Every case in its own conversation, one sleep: (memory, episode by text, kinds of the
     entities before the sleep, the report). Read-only for the tests that use it."""
     path = tmp_path_factory.mktemp("ner") / "cases.db"
@@ -164,7 +150,7 @@ def slept(
 
 @pytest.mark.parametrize(("text", "name", "kind"), MISSED, ids=[n for _, n, _ in MISSED])
 def test_the_model_adds_a_name_the_rules_miss(
-    slept: tuple[Memory, dict[str, Episode], dict[str, str], SleepReport],
+    slept: Slept,
     text: str,
     name: str,
     kind: str,
@@ -179,7 +165,7 @@ def test_the_model_adds_a_name_the_rules_miss(
 
 @pytest.mark.parametrize(("text", "name", "kind"), TYPED, ids=[n for _, n, _ in TYPED])
 def test_the_model_types_a_name_the_rules_found(
-    slept: tuple[Memory, dict[str, Episode], dict[str, str], SleepReport],
+    slept: Slept,
     text: str,
     name: str,
     kind: str,
@@ -192,7 +178,7 @@ def test_the_model_types_a_name_the_rules_found(
 
 
 def test_the_report_counts_links_and_kinds(
-    slept: tuple[Memory, dict[str, Episode], dict[str, str], SleepReport],
+    slept: Slept,
 ) -> None:
     memory, _, before, report = slept
     assert report.ner_mentions == len(MISSED)
