@@ -12,12 +12,13 @@ from datetime import datetime
 from typing import Any
 
 from kuzya import validate
-from kuzya.errors import LLMError
+from kuzya.errors import InvalidInput, LLMError
 from kuzya.facts import rules
 from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
 from kuzya.llm.structured import parse_json
 from kuzya.memory import Memory
-from kuzya.model import Fact, Kind, Recall, RecallItem
+from kuzya.model import Episode, Fact, Kind, Recall, RecallItem, is_assistant
+from kuzya.text import terms
 
 SYSTEM = (
     "You are {name}, a helpful assistant with long-term memory. Messages come with notes "
@@ -64,6 +65,32 @@ def _answer_text(text: str) -> str:
         return text
     answer = value.get("answer") if isinstance(value, dict) else None
     return answer if isinstance(answer, str) and answer.strip() else text
+
+
+def _speaker(speaker: str | None, present: Sequence[str]) -> str:
+    """Who is speaking: named, and present; it may go unnamed only when one person is."""
+    if speaker is None:
+        if len(present) > 1:
+            raise InvalidInput("speaker= is needed when more than one person is present")
+        return present[0]
+    who = validate.name(speaker, "speaker")
+    if who not in present:
+        raise InvalidInput(f"speaker {who!r} is not among the participants")
+    return who
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """A turn to write after the reply: the message (None once it was stored, as a request
+    to forget is) and the answer with the memories it was made from."""
+
+    text: str | None
+    answer: str
+    conversation: str
+    present: tuple[str, ...]
+    who: str
+    moment: datetime
+    used: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -142,20 +169,17 @@ class Assistant:
         speaker: str | None = None,
         now: datetime | str | None = None,
     ) -> Reply:
-        """Answer `message` said by `speaker` (default: the first participant)."""
+        """Answer `message` said by `speaker` (needed when more than one person is present)."""
         text = validate.text(message)
         present = validate.names(participants, "participants")
-        who = validate.name(speaker or present[0], "speaker")
+        who = _speaker(speaker, present)
         moment = validate.moment(now, "now")
         started = time.perf_counter()
         self.flush()  # the previous turn is in memory before this one is answered
-        request = rules.forget_request(text, who)
-        if request is not None:  # forgetting does not wait for sleep
-            self.memory.forget(
-                who,
-                attribute=request.attribute,
-                about=request.about,
-                everything=request.attribute is None and request.about is None,
+        asked_to_forget = rules.forget_request(text, who) is not None
+        if asked_to_forget:  # carried out, and stored without what it forgets, before recall
+            self.memory.remember(
+                text, speaker=who, conversation=conversation, participants=present, time=moment
             )
         recall = self.memory.recall(
             text,
@@ -165,27 +189,36 @@ class Assistant:
             speaker=who,
             budget_words=self.budget_words,
         )
-        answer, usage, calls = self._answer(text, recall, conversation, present, who)
+        answer, usage, calls, used = self._answer(text, recall, conversation, present, who)
         seconds = time.perf_counter() - started
-        self._pending.append(
-            self._writer.submit(self._remember, text, answer, conversation, present, who, moment)
-        )
+        said = None if asked_to_forget else text
+        turn = _Turn(said, answer, conversation, present, who, moment, frozenset(used))
+        self._pending.append(self._writer.submit(self._remember, turn))
         return Reply(answer, recall, usage, seconds, calls)
 
     def _prompt(
         self, text: str, recall: Recall, conversation: str, present: Sequence[str], who: str
-    ) -> list[ChatMessage]:
+    ) -> tuple[list[ChatMessage], set[int]]:
         """The prefix (system with the asker's profile, then the working memory as turns),
         then the message with the notes that are not in the prefix right before it (small
-        models read notes best next to the question)."""
+        models read notes best next to the question); and the memories the notes and the
+        people's turns come from."""
         profile = self.profile(who, present)
-        messages = self.prefix(conversation, present, who, profile)
+        turns = self._turns(conversation, present)
+        messages = self.prefix(conversation, present, who, profile, turns)
         notes = self.notes(recall, profile)
         # named as the turns before it are, or a model may answer as if it had said it
         said = text if self.small_model and len(present) == 1 else f"{who}: {text}"
         if notes.items:
             said = f"Notes from memory ({who} is asking):\n{notes.as_prompt()}\n\n{said}"
-        return [*messages, ChatMessage("user", said)]
+        used = {s for item in notes.items for s in item.sources}
+        used.update(turn.id for turn in turns if not is_assistant(turn))
+        return [*messages, ChatMessage("user", said)], used
+
+    def _turns(self, conversation: str, present: Sequence[str]) -> list[Episode]:
+        return self.memory.store.recent_turns(
+            self.memory.namespace, conversation, present, self.working_turns
+        )
 
     def prefix(
         self,
@@ -193,16 +226,14 @@ class Assistant:
         present: Sequence[str],
         who: str,
         profile: Sequence[RecallItem],
+        turns: Sequence[Episode] | None = None,
     ) -> list[ChatMessage]:
         """What every reply to `who` in this conversation starts with until the next turn:
         the system prompt with the profile, then the recent turns. It changes slowly, so a
         runtime with a prompt cache reads it once (see `prepare`)."""
         messages = [ChatMessage("system", self.system_prompt(present, profile, who))]
-        turns = self.memory.store.recent_turns(
-            self.memory.namespace, conversation, present, self.working_turns
-        )
-        for turn in turns:
-            mine = turn.metadata.get("role") == "assistant"
+        for turn in self._turns(conversation, present) if turns is None else turns:
+            mine = is_assistant(turn)
             content = turn.content if mine else f"{turn.speaker}: {turn.content}"
             messages.append(ChatMessage("assistant" if mine else "user", content))
         return messages
@@ -239,7 +270,7 @@ class Assistant:
         when a chat opens and after each reply; `flush` waits for it. It does nothing for
         models without a prompt cache and for `llm=None`."""
         present = validate.names(participants, "participants")
-        who = validate.name(speaker or present[0], "speaker")
+        who = _speaker(speaker, present)
         conversation = validate.name(conversation, "conversation")
         if self.llm is not None:
             job = self._writer.submit(self._prefill, self.llm, conversation, present, who)
@@ -262,13 +293,18 @@ class Assistant:
 
     def _answer(
         self, text: str, recall: Recall, conversation: str, present: Sequence[str], who: str
-    ) -> tuple[str, Usage, tuple[ToolCall, ...]]:
+    ) -> tuple[str, Usage, tuple[ToolCall, ...], set[int]]:
+        """The reply, its cost, the tools it called, and the memories it was made from
+        (what its notes and the people's turns came from, the memories its tools found,
+        and the profile facts it repeats)."""
         if self.llm is None:
-            return extractive_reply(recall), Usage(), ()
-        messages = self._prompt(text, recall, conversation, present, who)
+            shown = recall.items[:3]
+            return extractive_reply(recall), Usage(), (), {s for i in shown for s in i.sources}
+        messages, used = self._prompt(text, recall, conversation, present, who)
         tools = TOOLS if self.use_tools else ()
         prompt = completion = 0
         called: list[ToolCall] = []
+        answer = ""
         for _ in range(3):  # tool rounds at most, then a plain answer
             result = self.llm.chat(
                 messages,
@@ -280,53 +316,56 @@ class Assistant:
             prompt += result.usage.prompt_tokens
             completion += result.usage.completion_tokens
             if not result.tool_calls:
-                text = _answer_text(result.text) if self.small_model else result.text
+                answer = _answer_text(result.text) if self.small_model else result.text
                 if result.finish_reason == "length":
-                    text = _whole_sentences(text.strip())
-                return text.strip(), Usage(prompt, completion), tuple(called)
+                    answer = _whole_sentences(answer.strip())
+                break
             messages.append(ChatMessage("assistant", result.text, result.tool_calls))
             for call in result.tool_calls:
                 called.append(call)
-                output = self._tool(call, present, who)
+                output, found = self._tool(call, present, who)
+                used.update(found)
                 messages.append(ChatMessage("tool", output, tool_call_id=call.id))
             tools = ()
-        return "", Usage(prompt, completion), tuple(called)
+        said = set(terms(answer))
+        for fact in self.memory.profile(who, participants=present).facts[: self.profile_facts]:
+            if set(terms(fact.value)) <= said:
+                used.update(fact.sources)
+        return answer.strip(), Usage(prompt, completion), tuple(called), used
 
-    def _tool(self, call: ToolCall, present: Sequence[str], who: str) -> str:
+    def _tool(self, call: ToolCall, present: Sequence[str], who: str) -> tuple[str, set[int]]:
+        """The tool's output, and the memories it showed."""
         argument = next(iter(call.arguments.values()), "")
         if not isinstance(argument, str) or not argument.strip():
-            return f"error: {call.name} needs a non-empty text argument"
+            return f"error: {call.name} needs a non-empty text argument", set()
         if call.name == "search_memory":
             found = self.memory.recall(argument, participants=present, speaker=who)
-            return found.as_prompt()
+            return found.as_prompt(), {s for item in found.items for s in item.sources}
         if call.name == "add_memory":
             self.memory.remember(argument, speaker=who, participants=present)
-            return "remembered"
+            return "remembered", set()
         if call.name == "forget":
-            done = self.memory.forget(who, about=argument)
-            return f"forgot {done.facts} facts and {done.redacted + done.deleted} messages"
-        return f"error: no tool named {call.name}"
+            done = self.memory.forget(who, about=argument, participants=present)
+            return f"forgot {done.facts} facts and {done.redacted + done.deleted} messages", set()
+        return f"error: no tool named {call.name}", set()
 
-    def _remember(
-        self,
-        text: str,
-        answer: str,
-        conversation: str,
-        present: Sequence[str],
-        who: str,
-        moment: datetime,
-    ) -> None:
-        turns: list[dict[str, Any]] = [
-            {"text": text, "speaker": who, "conversation": conversation,
-             "participants": list(present), "time": moment},
-        ]  # fmt: skip
-        if answer.strip():
-            turns.append(
-                {"text": answer, "speaker": self.name, "conversation": conversation,
-                 "participants": list(present), "time": moment,
-                 "metadata": {"role": "assistant"}}
+    def _remember(self, turn: _Turn) -> None:
+        said: list[dict[str, Any]] = []
+        if turn.text is not None:
+            said.append(
+                {"text": turn.text, "speaker": turn.who, "conversation": turn.conversation,
+                 "participants": list(turn.present), "time": turn.moment}
             )  # fmt: skip
-        self.memory.remember_many(turns)
+        if turn.answer.strip():
+            still_there = {e.id for e in self.memory.store.fetch(
+                self.memory.namespace, sorted(turn.used), turn.present
+            )}  # fmt: skip
+            said.append(
+                {"text": turn.answer, "speaker": self.name, "conversation": turn.conversation,
+                 "participants": list(turn.present), "time": turn.moment,
+                 "metadata": {"role": "assistant"}, "derived_from": sorted(still_there)}
+            )  # fmt: skip
+        self.memory.remember_many(said)
 
     def flush(self) -> None:
         """Wait until the last turns are remembered and the prepared prefix read (raises

@@ -168,3 +168,63 @@ def write_day(
             vector=embedder.embed([text])[0],
         ),
     )
+
+
+def rebuild(store: Store, namespace: str, embedder: Embedder, episodes: Sequence[int]) -> int:
+    """Rewrite, from what is left, every entry that summarised any of these episodes
+    (after they were deleted or redacted): conversation entries from their episodes, day
+    entries from the conversation entries, period entries from the entries they compress.
+    An entry with nothing left goes. A model's summary is replaced by an extract, which
+    holds only what is still there. Returns how many entries were rewritten or removed."""
+    entries = store.diary(namespace, covering=list(episodes)) if episodes else []
+    periods = {
+        e.id: [c.id for c in store.diary(namespace, compressed_into=e.id)]
+        for e in entries
+        if e.kind == "period"
+    }  # read first: rewriting a conversation entry releases it from its period
+    for entry in (e for e in entries if e.kind == "conversation"):
+        kept = [
+            e
+            for e in store.list_episodes(
+                namespace, participants=sorted(entry.audience), conversation=entry.key,
+                limit=100_000,
+            )
+            if e.audience == entry.audience
+        ]  # fmt: skip
+        if kept:
+            write_conversation(store, namespace, embedder, kept, None, EXTRACTIVE)
+        else:
+            store.delete_diary(namespace, [entry.id])
+    for entry in (e for e in entries if e.kind == "day"):
+        if write_day(store, namespace, embedder, entry.key, entry.audience) is None:
+            store.delete_diary(namespace, [entry.id])
+    for entry in (e for e in entries if e.kind == "period"):
+        _rewrite_period(store, namespace, embedder, entry, periods[entry.id])
+    return len(entries)
+
+
+def _rewrite_period(
+    store: Store, namespace: str, embedder: Embedder, entry: DiaryEntry, covers: Sequence[int]
+) -> None:
+    covered = store.diary(namespace, ids=list(covers)) if covers else []
+    if not covered:
+        store.delete_diary(namespace, [entry.id])
+        return
+    vectors = store.diary_vectors(namespace, [e.id for e in covered])
+    text = extractive_summary([e.text for e in covered], vectors, 6)
+    store.put_diary(
+        namespace,
+        NewDiaryEntry(
+            kind="period",
+            key=entry.key,
+            level=entry.level,
+            text=f"{entry.key}: {text}",
+            start=min(e.start for e in covered),
+            end=max(e.end for e in covered),
+            audience=tuple(sorted(entry.audience)),
+            sources=tuple(sorted({s for e in covered for s in e.sources})),
+            origin=EXTRACTIVE,
+            vector=embedder.embed([text])[0],
+            covers=tuple(e.id for e in covered),
+        ),
+    )

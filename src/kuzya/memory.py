@@ -9,12 +9,17 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from kuzya import consolidate, dates, entities, profile, validate
+from kuzya import consolidate, dates, diary, entities, profile, validate
 from kuzya import recall as recall_pipeline
 from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
-from kuzya.errors import InvalidInput
-from kuzya.facts.forget import Forgotten, forget
+from kuzya.errors import InvalidInput, NotFound
+from kuzya.facts import rules
+from kuzya.facts.claims import DIGEST
+from kuzya.facts.claims import record as record_claims
+from kuzya.facts.extract import rule_claims
 from kuzya.facts.schema import ATTRIBUTES, Forget
+from kuzya.facts.view import FactViews
+from kuzya.forgetting import Eraser, Forgotten
 from kuzya.llm.base import LLM
 from kuzya.model import (
     Attachment,
@@ -28,6 +33,7 @@ from kuzya.model import (
     Message,
     Recall,
     RecallItem,
+    is_assistant,
 )
 from kuzya.ner import NER
 from kuzya.profile import Profile
@@ -69,6 +75,8 @@ class Memory:
         self.settings = settings or RecallSettings()
         self.worker: SleepWorker | None = None
         store.bind_embedder(embedder.name, embedder.dim)
+        self.views = FactViews(store, self.namespace)  # facts as each set of people sees them
+        self.eraser = Eraser(store, embedder, self.namespace, self.views, self._analyse)
 
     @classmethod
     def open(
@@ -123,8 +131,13 @@ class Memory:
         time: datetime | str | None = None,
         attachments: Sequence[Attachment | Mapping[str, Any]] | None = None,
         metadata: Mapping[str, Any] | None = None,
+        derived_from: Sequence[int] | None = None,
     ) -> Episode:
-        """Store one message; returns after it is committed. Participants default to the speaker."""
+        """Store one message; returns after it is committed. Participants default to the
+        speaker. A request to forget ("forget my address") is carried out before this
+        returns, and stored without the things it forgets. `derived_from`: the memories a
+        reply was made from (they must be visible to its participants); forgetting one of
+        them forgets the reply."""
         message = validate.message(
             text,
             speaker=speaker,
@@ -133,57 +146,31 @@ class Memory:
             time=time,
             attachments_=attachments,
             metadata_=metadata,
+            derived_from=derived_from,
         )
         return self._store([message])[0]
 
     def remember_many(self, messages: Iterable[Message | Mapping[str, Any]]) -> list[Episode]:
         """Store many messages, validated first, committed in batches of 256 (in order)."""
-        checked = [self._message(m, i) for i, m in enumerate(messages)]
+        checked = [validate.message_of(m, i, DEFAULT_CONVERSATION) for i, m in enumerate(messages)]
         stored: list[Episode] = []
         for start in range(0, len(checked), BATCH):
             stored.extend(self._store(checked[start : start + BATCH]))
         return stored
 
-    def _message(self, value: Message | Mapping[str, Any], index: int) -> Message:
-        try:
-            if isinstance(value, Message):
-                return validate.message(
-                    value.text,
-                    speaker=value.speaker,
-                    conversation=value.conversation,
-                    participants=value.participants or None,
-                    time=value.time,
-                    attachments_=value.attachments,
-                    metadata_=value.metadata,
-                )
-            if not isinstance(value, Mapping):
-                raise InvalidInput(f"expected a Message or a dict, not {type(value).__name__}")
-            unknown = set(value) - {
-                "text",
-                "speaker",
-                "conversation",
-                "participants",
-                "time",
-                "attachments",
-                "metadata",
-            }
-            if unknown:
-                raise InvalidInput(f"unknown fields {sorted(unknown)}")
-            if "speaker" not in value or "text" not in value:
-                raise InvalidInput("a message needs 'text' and 'speaker'")
-            return validate.message(
-                value["text"],
-                speaker=value["speaker"],
-                conversation=value.get("conversation", DEFAULT_CONVERSATION),
-                participants=value.get("participants"),
-                time=value.get("time"),
-                attachments_=value.get("attachments"),
-                metadata_=value.get("metadata"),
-            )
-        except InvalidInput as exc:
-            raise InvalidInput(f"message {index}: {exc}") from exc
-
     def _store(self, messages: Sequence[Message]) -> list[Episode]:
+        for message in messages:
+            if message.derived_from and len(
+                self.store.fetch(self.namespace, message.derived_from, message.participants)
+            ) < len(message.derived_from):
+                raise InvalidInput("derived_from names memories its participants may not see")
+        requests = [
+            None if is_assistant(m) else rules.forget_request(m.text, m.speaker) for m in messages
+        ]
+        messages = [
+            m if r is None else replace(m, text=r.said)
+            for m, r in zip(messages, requests, strict=True)
+        ]
         vectors = self.embedder.embed([m.content for m in messages])
         known: dict[str, dict[str, str]] = {}  # gazetteer per speaker
         batch = []
@@ -198,9 +185,27 @@ class Memory:
                 if mention.relation:
                     known[message.speaker][f"my {mention.relation}"] = mention.key
         stored = self.store.add_episodes(self.namespace, batch)
+        for episode, request in zip(stored, requests, strict=True):
+            if request is not None:
+                self.eraser.forget(request, sorted(episode.audience), episode.speaker, episode)
+        if any(requests):
+            stored = [self._current(e) for e in stored]
         if self.worker is not None:
             self.worker.notify(len(stored))
         return stored
+
+    def _current(self, episode: Episode) -> Episode:
+        try:
+            return self.get(episode.id)
+        except NotFound:
+            return episode  # forgotten by a request later in the same batch
+
+    def _analyse(self, message: Message) -> NewEpisode:
+        """A message embedded and analysed as the hot path does (for a rewritten text)."""
+        vector = self.embedder.embed([message.content])[0]
+        return self._analysed(
+            message, vector, self.store.gazetteer(self.namespace, message.speaker)
+        )
 
     @staticmethod
     def _analysed(message: Message, vector: Any, known: Mapping[str, str]) -> NewEpisode:
@@ -252,6 +257,7 @@ class Memory:
             limit=limit,
             budget_words=budget_words,
             settings=self.settings,
+            facts=self.views.view(present),
         )
 
     # -- Mem0-style surface over the same engine ---------------------------------------
@@ -286,14 +292,20 @@ class Memory:
         self,
         *,
         user_id: str | None = None,
+        participants: Sequence[str] | None = None,
         conversation: str | None = None,
         limit: int = 100,
         offset: int = 0,
     ) -> list[Episode]:
-        """Memories in time order; with `user_id`, only those that user may see."""
+        """Memories in time order that `user_id` (or all of `participants`) may see; with
+        neither, every memory of the namespace (an administrator's listing)."""
+        if user_id is not None:
+            participants = [validate.name(user_id, "user_id")]
         return self.store.list_episodes(
             self.namespace,
-            participants=None if user_id is None else [validate.name(user_id, "user_id")],
+            participants=None
+            if participants is None
+            else validate.names(participants, "participants"),
             conversation=None
             if conversation is None
             else validate.name(conversation, "conversation"),
@@ -302,7 +314,9 @@ class Memory:
         )
 
     def update(self, memory_id: int, text: str, *, actor: str | None = None) -> Episode:
-        """Replace a memory's text (re-indexed); the old text stays in its history."""
+        """Replace a memory's text (re-indexed); the old text stays in its history. What
+        was derived from it is derived again: its claims (by the rules, if sleep had read
+        it) and the diary entries that summarised it."""
         who = validate.actor(actor)
         episode = self.get(memory_id)
         message = Message(
@@ -312,23 +326,31 @@ class Memory:
             participants=tuple(episode.audience),
             time=episode.said_at,
             attachments=episode.attachments,
+            metadata=episode.metadata,
         )
-        new = self._analysed(
-            message,
-            self.embedder.embed([message.content])[0],
-            self.store.gazetteer(self.namespace, message.speaker),
+        old = self.store.claims(self.namespace, participants=None, episodes=[episode.id])
+        self.store.forget_claims(
+            self.namespace, [c.id for c in old], f"memory {episode.id} was updated", who
         )
-        return self.store.update_episode(self.namespace, episode.id, new, who)
+        updated = self.store.update_episode(self.namespace, episode.id, self._analyse(message), who)
+        if episode.id <= self.store.job_position(self.namespace, DIGEST):
+            record_claims(self.store, self.namespace, self.embedder, rule_claims([updated]))
+        diary.rebuild(self.store, self.namespace, self.embedder, [episode.id])
+        return updated
 
     def delete(self, memory_id: int, *, actor: str | None = None) -> None:
-        """Forget a memory: its text leaves every index and the history keeps only the event.
-        (The full-text index drops the words from its old segments at `compact()`.)"""
-        self.store.delete_episode(
-            self.namespace, validate.memory_id(memory_id), validate.actor(actor)
-        )
+        """Forget a memory and everything made from it: its claims (the facts it alone
+        stated), the diary's words about it, the assistant replies made from it. Its text
+        leaves every index; the history keeps only that it was deleted."""
+        self.eraser.delete([validate.memory_id(memory_id)], validate.actor(actor))
 
-    def history(self, memory_id: int) -> list[HistoryEvent]:
-        return self.store.history(self.namespace, validate.memory_id(memory_id))
+    def history(
+        self, memory_id: int, *, participants: Sequence[str] | None = None
+    ) -> list[HistoryEvent]:
+        """Changes to a memory that the participants may see (without participants: an
+        administrator's view)."""
+        present = None if participants is None else validate.names(participants, "participants")
+        return self.store.history(self.namespace, validate.memory_id(memory_id), present)
 
     def conversations(self, *, participants: Sequence[str] | None = None) -> list[Conversation]:
         """Conversations, most recent first; with participants, those they all took part in."""
@@ -380,27 +402,34 @@ class Memory:
         participants: Sequence[str] | None = None,
         include_past: bool = False,
     ) -> list[Fact]:
-        """Facts found so far (see `sleep`), by priority; with participants, those they may
-        see; with `include_past`, also those a newer statement closed."""
-        return self.store.facts(
-            self.namespace,
-            participants=None
-            if participants is None
-            else validate.names(participants, "participants"),
-            subject=None if subject is None else validate.name(subject, "subject"),
-            current_only=not include_past,
-        )
+        """Facts as the participants see them (folded from the messages they may see), by
+        priority; with `include_past`, also those a newer statement closed. Without
+        participants: folded from every message, an administrator's view."""
+        present = None if participants is None else validate.names(participants, "participants")
+        who = None if subject is None else validate.name(subject, "subject")
+        return self.views.view(present).select(subject=who, current_only=not include_past)
 
-    def fact_history(self, fact_id: int) -> list[tuple[str, str, datetime]]:
-        """(event, detail, time) of a fact: ADD, STRENGTHEN, CLOSE, FORGET."""
-        return self.store.fact_history(self.namespace, validate.memory_id(fact_id))
+    def fact_history(
+        self, fact_id: int, *, participants: Sequence[str] | None = None
+    ) -> list[tuple[str, str, datetime]]:
+        """(event, detail, time) of a fact as the participants see it: ADD, STRENGTHEN,
+        CLOSE, and FORGET once forgotten (without participants: an administrator's view)."""
+        present = None if participants is None else validate.names(participants, "participants")
+        number = validate.memory_id(fact_id)
+        events = [
+            *self.views.view(present).history.get(number, ()),
+            *self.store.forgotten(self.namespace, number, present),
+        ]
+        if not events:
+            raise NotFound(f"no fact {number} in namespace {self.namespace!r}")
+        return events
 
     def profile(self, subject: str, *, participants: Sequence[str] | None = None) -> Profile:
-        """The subject's current facts, most important first, that the participants
-        (by default the subject alone) may see."""
+        """The subject's current facts, most important first, as the participants (by
+        default the subject alone) see them."""
         who = validate.name(subject, "subject")
         present = [who] if participants is None else validate.names(participants, "participants")
-        return profile.build(who, self.store.facts(self.namespace, participants=present))
+        return profile.build(who, self.views.view(present).select(subject=who))
 
     def forget(
         self,
@@ -409,36 +438,24 @@ class Memory:
         attribute: str | None = None,
         about: str | None = None,
         everything: bool = False,
+        participants: Sequence[str] | None = None,
         actor: str | None = None,
     ) -> Forgotten:
         """Forget what `subject` said: their facts of an `attribute` ("address"), about
         something ("Tom"), both ("lives_in", "Lisbon"), or with `everything=True` every fact
-        about them. The facts are retired and the sentences that stated them cut from the
-        subject's own messages; the history keeps only that something was forgotten."""
+        about them, wherever the participants (by default the subject alone, so every
+        conversation they were in) may see it. The facts' claims are deleted, the sentences
+        that stated them are cut from the subject's own messages and from the assistant's
+        replies, and replies made from those messages are deleted; the history keeps only
+        that something was forgotten."""
         who = validate.name(subject, "subject")
         if attribute is None and about is None and not everything:
             raise InvalidInput("forget needs attribute=, about=, or everything=True")
         if attribute is not None and attribute not in ATTRIBUTES:
             raise InvalidInput(f"unknown attribute {attribute!r}; known: {', '.join(ATTRIBUTES)}")
         request = Forget(who, attribute, None if about is None else validate.text(about, "about"))
-        return forget(
-            self.store, self.namespace, request, [who], validate.actor(actor), self._redact
-        )
-
-    def _redact(self, episode: Episode, text: str) -> None:
-        message = Message(
-            text=text,
-            speaker=episode.speaker,
-            conversation=episode.conversation,
-            participants=tuple(episode.audience),
-            time=episode.said_at,
-        )
-        new = self._analysed(
-            message,
-            self.embedder.embed([text])[0],
-            self.store.gazetteer(self.namespace, episode.speaker),
-        )
-        self.store.redact_episode(self.namespace, episode.id, new, None)
+        scope = [who] if participants is None else validate.names(participants, "participants")
+        return self.eraser.forget(request, scope, validate.actor(actor))
 
     def diary(self, *, participants: Sequence[str], kind: str | None = None) -> list[DiaryEntry]:
         """Diary entries the participants may see, oldest first ("conversation", "day",
@@ -451,9 +468,7 @@ class Memory:
         """Consolidate what was remembered since the last sleep: facts, forget requests,
         diary, names found by the NER model (if any), entity merge and split, decay and
         pruning, compression of old entries."""
-        sleeper = Sleeper(
-            self.store, self.embedder, self.namespace, self._redact, self.llm, self.ner
-        )
+        sleeper = Sleeper(self.store, self.embedder, self.namespace, self.llm, self.ner)
         return sleeper.run(validate.moment(now, "now"))
 
     def start_worker(self, *, every: int = 50, idle_seconds: float = 30.0) -> SleepWorker:

@@ -47,6 +47,9 @@ class Message:
     time: datetime
     attachments: tuple[Attachment, ...] = ()
     metadata: dict[str, Any] = field(default_factory=dict)
+    # memories this message was made from (an assistant's reply: what was in its prompt);
+    # forgetting any of them forgets the message too
+    derived_from: tuple[int, ...] = ()
 
     @property
     def content(self) -> str:
@@ -118,20 +121,22 @@ class Episode:
         return with_captions(self.text, self.attachments)
 
 
-def is_assistant(episode: Episode) -> bool:
+def is_assistant(said: Episode | Message) -> bool:
     """The assistant's own replies state no facts about anyone (sleep jobs skip them)."""
-    return episode.metadata.get("role") == "assistant"
+    return said.metadata.get("role") == "assistant"
 
 
 @dataclass(frozen=True)
 class Fact:
-    """A statement about a subject with the four times of a bi-temporal record.
+    """A statement about a subject with the times of a bi-temporal record, as seen by a
+    set of people: folded from the claims of the messages they may see
+    (`kuzya.facts.view`).
 
     `valid_from` / `valid_to` say when it was true in the world (a newer contradicting
-    fact closes `valid_to`); `recorded_at` / `retired_at` when Kuzya learned and retracted
-    it ("forget my address"). `strength` counts the messages that stated it; `sources`
-    are their episode ids. The audience is that of the sources: a fact stated before
-    several audiences is one fact per audience.
+    statement closes `valid_to`, and `ended_by` names its memory); `recorded_at` when
+    Kuzya learned it. `strength` counts the messages that stated it; `sources` are their
+    episode ids, and the audience is the intersection of theirs. The id is that of the
+    claim that opened it.
     """
 
     id: int
@@ -146,13 +151,13 @@ class Fact:
     valid_from: datetime
     valid_to: datetime | None
     recorded_at: datetime
-    retired_at: datetime | None
     sources: tuple[int, ...]
     origin: str  # "rules" or "llm:<model>"
+    ended_by: int | None = None
 
     @property
     def current(self) -> bool:
-        return self.valid_to is None and self.retired_at is None
+        return self.valid_to is None
 
     def dated(self) -> str:
         """The statement with the time it held: "since 10 March 2026" or "until ..."."""

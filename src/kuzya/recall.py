@@ -16,6 +16,7 @@ import numpy as np
 from kuzya import dates, entities
 from kuzya.dates import Span
 from kuzya.embed.base import Embedder, normalise
+from kuzya.facts.view import FactView
 from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem
 from kuzya.store.base import Hit, Store
 from kuzya.text import terms as index_terms
@@ -224,6 +225,7 @@ def run(
     limit: int,
     budget_words: int | None,
     settings: RecallSettings,
+    facts: FactView,
 ) -> Recall:
     working = (
         store.recent_turns(namespace, conversation, participants, settings.working_turns)
@@ -263,9 +265,10 @@ def run(
     about_past = _PAST.search(query_text) is not None
     hidden = {turn.id for turn in working}
     if not about_past:  # what a newer statement replaced is left out
-        hidden |= store.superseded_episodes(namespace, list(scores))
+        hidden |= facts.superseded
     ranked = sorted((item for item in scores if item not in hidden), key=lambda i: (-scores[i], i))
-    first = _facts(store, embedder, namespace, query, participants, speaker, about_past, settings)
+    asker = speaker or (participants[0] if len(participants) == 1 else None)
+    first = _facts(facts, embedder, query, asker, about_past, settings)
     if _OVERVIEW.search(query_text):
         first += _diary(store, namespace, query, participants, settings)
     chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words, settings)
@@ -273,11 +276,9 @@ def run(
 
 
 def _facts(
-    store: Store,
+    facts: FactView,
     embedder: Embedder,
-    namespace: str,
     query: Query,
-    participants: Sequence[str],
     asker: str | None,
     about_past: bool,
     settings: RecallSettings,
@@ -285,18 +286,10 @@ def _facts(
     """Facts similar to the query: current ones, or every one for a question about the past.
     Facts are about someone, so they are compared with the query as asked, names and all
     (embedded only when there are facts to compare)."""
-    current_only = not about_past
-    if not store.facts(namespace, participants=participants, current_only=current_only):
+    if not facts.select(current_only=not about_past):
         return []
     vector = embedder.embed([query.text])[0] if query.named else query.vector
-    hits = store.fact_search(
-        namespace,
-        vector,
-        participants,
-        settings.fact_k,
-        current_only=current_only,
-        asker=asker or (participants[0] if len(participants) == 1 else None),
-    )
+    hits = facts.search(vector, settings.fact_k, current_only=not about_past, asker=asker)
     return [_fact_item(fact, score) for fact, score in hits if score >= settings.fact_cosine]
 
 

@@ -1,30 +1,28 @@
 """Sleep: the cold path. Idempotent jobs over what was remembered since the last run:
-facts (rules, plus one LLM call per chunk when a model is given), forget requests,
-diary entries, names found by a NER model (when one is given), entity merge and split,
+claims (rules, plus one LLM call per chunk when a model is given) from which facts are
+folded, diary entries, names found by a NER model (when one is given), entity merge and split,
 association decay and pruning, and compression of old diary entries.
 Remember and recall never wait for it."""
 
 from __future__ import annotations
 
 import time
-from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from kuzya import consolidate, diary
 from kuzya.embed.base import Embedder
-from kuzya.facts import extract, rules
-from kuzya.facts.forget import forget
-from kuzya.facts.reconcile import reconcile
+from kuzya.facts import extract
+from kuzya.facts.claims import DIGEST, record
 from kuzya.llm.base import LLM
 from kuzya.model import Episode, is_assistant
 from kuzya.ner import NER
 from kuzya.recognise import recognise
 from kuzya.store.base import Store
 
-DIGEST = "digest"  # the job cursor: the last episode id turned into facts and diary
 SPLIT = "split"  # the last episode id whose names were checked for two bearers
 BATCH = 500
 
@@ -34,8 +32,7 @@ class SleepReport:
     """What one sleep did, and what it cost."""
 
     episodes: int = 0
-    facts: Counter[str] = field(default_factory=Counter)
-    forgotten: int = 0
+    claims: int = 0  # new claims, from which facts are folded
     diary: int = 0
     merged: int = 0
     split: int = 0
@@ -47,7 +44,7 @@ class SleepReport:
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {**self.__dict__, "facts": dict(self.facts)}
+        return dict(self.__dict__)
 
 
 @dataclass
@@ -55,7 +52,6 @@ class Sleeper:
     store: Store
     embedder: Embedder
     namespace: str
-    rewrite: Callable[[Episode, str], None]  # stores a redacted text (re-indexed)
     llm: LLM | None = None
     ner: NER | None = None  # None: the entities job is skipped
 
@@ -104,10 +100,7 @@ class Sleeper:
             for chunk in extract.chunks(group):
                 spoken = [e for e in chunk if not is_assistant(e)]
                 result = extract.digest(spoken, self.llm)
-                report.facts.update(
-                    reconcile(self.store, self.namespace, self.embedder, result.found)
-                )
-                report.forgotten += self._forget(spoken)
+                report.claims += record(self.store, self.namespace, self.embedder, result.found)
                 for conversation, summary in result.summaries.items():
                     summaries[conversation].append(summary)
             for conversation in dict.fromkeys(e.conversation for e in group):
@@ -116,17 +109,6 @@ class Sleeper:
             days.update((e.said_at.strftime("%Y-%m-%d"), audience) for e in group)
         for day, audience in sorted(days, key=lambda d: d[0]):
             diary.write_day(self.store, self.namespace, self.embedder, day, audience)
-
-    def _forget(self, chunk: Sequence[Episode]) -> int:
-        forgotten = 0
-        for episode in chunk:
-            request = rules.forget_request(episode.text, episode.speaker)
-            if request is not None:
-                done = forget(
-                    self.store, self.namespace, request, [episode.speaker], None, self.rewrite
-                )
-                forgotten += done.facts + done.redacted + done.deleted
-        return forgotten
 
     def _write_diary(
         self, conversation: str, audience: frozenset[str], summaries: list[str]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -119,19 +119,61 @@ def message(
     time: object | None,
     attachments_: object | None = None,
     metadata_: object | None = None,
+    derived_from: object | None = None,
 ) -> Message:
-    """A validated message; the speaker is always part of the audience."""
+    """A validated message; the speaker is part of the audience, except for the
+    assistant's replies, which are heard by the people present (they are made from what
+    those people may see, and nobody else may see them)."""
     who = name(speaker, "speaker")
     present = names(participants, "participants") if participants is not None else ()
+    extra = metadata(metadata_)
+    heard_by = present if present and extra.get("role") == "assistant" else (*present, who)
+    if derived_from is not None and (
+        isinstance(derived_from, str | bytes) or not isinstance(derived_from, Sequence)
+    ):
+        raise InvalidInput("derived_from must be a list of memory ids")
     return Message(
         text=text(text_),
         speaker=who,
         conversation=name(conversation, "conversation"),
-        participants=tuple(dict.fromkeys((*present, who))),
+        participants=tuple(dict.fromkeys(heard_by)),
         time=moment(time),
         attachments=attachments(attachments_),
-        metadata=metadata(metadata_),
+        metadata=extra,
+        derived_from=tuple(sorted({memory_id(i) for i in derived_from or ()})),
     )
+
+
+_FIELDS = frozenset(
+    "text speaker conversation participants time attachments metadata derived_from".split()
+)
+
+
+def message_of(value: object, index: int, conversation: str) -> Message:
+    """A validated message from a `Message` or a dict (`conversation` if it names none);
+    errors name its place in the list."""
+    try:
+        if isinstance(value, Message):
+            value = {**value.__dict__, "participants": value.participants or None}
+        if not isinstance(value, Mapping):
+            raise InvalidInput(f"expected a Message or a dict, not {type(value).__name__}")
+        unknown = set(value) - _FIELDS
+        if unknown:
+            raise InvalidInput(f"unknown fields {sorted(unknown)}")
+        if "speaker" not in value or "text" not in value:
+            raise InvalidInput("a message needs 'text' and 'speaker'")
+        return message(
+            value["text"],
+            speaker=value["speaker"],
+            conversation=value.get("conversation", conversation),
+            participants=value.get("participants"),
+            time=value.get("time"),
+            attachments_=value.get("attachments"),
+            metadata_=value.get("metadata"),
+            derived_from=value.get("derived_from"),
+        )
+    except InvalidInput as exc:
+        raise InvalidInput(f"message {index}: {exc}") from exc
 
 
 def memory_id(value: object) -> int:

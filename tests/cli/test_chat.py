@@ -109,7 +109,7 @@ def test_sleep_and_profile_commands(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["sleep", "--db", db, "--now", "2026-04-02T09:00:00"])
     report = json.loads(result.output)
-    assert report["episodes"] == 2 and report["facts"]["added"] == 2
+    assert report["episodes"] == 2 and report["claims"] == 2
     current = runner.invoke(app, ["profile", "ana", "--db", db]).output
     assert "ana lives in Austin" in current and "Lisbon" not in current
     past = runner.invoke(app, ["profile", "ana", "--past", "--db", db]).output

@@ -1,13 +1,12 @@
-"""Contract suite for the fact, diary and job side of the store port.
+"""Contract suite for the claim, diary and job side of the store port.
 
-Only the methods of `FactStore`, `FactWriter`, `DiaryStore` and `JobStore` (plus
-`add_episodes` and the search methods to check re-indexing) are used, so every adapter
-in `STORE_BACKENDS` runs the same cases.
+Only the methods of `ClaimStore`, `DiaryStore` and `JobStore` (plus `add_episodes`, the
+episode reads and the search methods to check re-indexing) are used, so every adapter in
+`STORE_BACKENDS` runs the same cases.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
@@ -16,8 +15,8 @@ import numpy as np
 import pytest
 
 from kuzya.errors import InvalidInput, NotFound
-from kuzya.model import DiaryEntry, Episode, Fact, Message
-from kuzya.store.base import NewDiaryEntry, NewEpisode, NewFact, Store
+from kuzya.model import DiaryEntry, Episode, Message
+from kuzya.store.base import NewClaim, NewDiaryEntry, NewEpisode, Store, StoredClaim
 from kuzya.testing import HashEmbedder
 from kuzya.text import terms
 
@@ -59,67 +58,38 @@ def episode(
     return stored
 
 
-def new_fact(
+def new_claim(
     embedder: HashEmbedder,
-    source: int,
+    episode_id: int,
     *,
     subject: str = "ana",
-    attribute: str = "city",
+    attribute: str = "lives_in",
     value: str = "Lisbon",
-    statement: str | None = None,
-    own: str | None = None,
-    category: str = "place",
-    priority: int = 1,
-    audience: Sequence[str] = ("ana",),
-    valid_from: datetime = T0,
-    valid_to: datetime | None = None,
+    negated: bool = False,
     origin: str = "rules",
-) -> NewFact:
-    statement = statement or f"{subject} {attribute} {value}"
-    return NewFact(
+) -> NewClaim:
+    statement = f"{subject} {attribute} {value}"
+    return NewClaim(
+        episode_id=episode_id,
         subject=subject,
         attribute=attribute,
         value=value,
         value_key=" ".join(terms(value)),
+        negated=negated,
         statement=statement,
-        category=category,
-        priority=priority,
-        audience=tuple(audience),
-        valid_from=valid_from,
-        valid_to=valid_to,
         origin=origin,
         vector=vec(embedder, statement),
-        own_vector=vec(embedder, own or f"my {attribute} {value}"),
-        source=source,
+        own_vector=vec(embedder, f"my {attribute} {value}"),
     )
 
 
-def add_fact(store: Store, new: NewFact, ns: str = NS) -> int:
-    with store.fact_writer(ns) as writer:
-        return writer.add(new)
+def claim_ids(claims: Sequence[StoredClaim]) -> list[int]:
+    return [c.id for c in claims]
 
 
-def fact(store: Store, fact_id: int, ns: str = NS) -> Fact:
-    [found] = store.facts(ns, ids=[fact_id], current_only=False)
-    return found
-
-
-def fact_ids(facts: Sequence[Fact]) -> list[int]:
-    return [f.id for f in facts]
-
-
-def events(store: Store, fact_id: int, ns: str = NS) -> list[str]:
-    return [event for event, _, _ in store.fact_history(ns, fact_id)]
-
-
-def close(store: Store, fact_id: int, when: datetime = T0 + DAY, ns: str = NS) -> None:
-    with store.fact_writer(ns) as writer:
-        writer.close(fact_id, when, "moved away")
-
-
-def retire(store: Store, fact_id: int, ns: str = NS) -> None:
-    with store.fact_writer(ns) as writer:
-        writer.retire(fact_id, "asked to forget", "ana")
+def one_claim(store: Store, new: NewClaim, ns: str = NS) -> int:
+    assert store.add_claims(ns, [new]) == 1
+    return max(claim_ids(store.claims(ns, participants=None)))
 
 
 def new_diary(
@@ -155,301 +125,156 @@ def diary_ids(entries: Sequence[DiaryEntry]) -> list[int]:
     return [e.id for e in entries]
 
 
-# -- facts: writing and reading ----------------------------------------------------------------
+# -- claims -----------------------------------------------------------------------------------
 
 
-def test_add_round_trips_every_field(store, store_embedder):
-    source = episode(store, store_embedder, participants=["bruno"]).id
-    lisbon = timezone(timedelta(hours=1))
-    valid_from = datetime(2023, 4, 1, 12, 0, 5, 250000, tzinfo=lisbon)
-    new = new_fact(
-        store_embedder,
-        source,
-        value="Lisboa 🌊",
-        statement="ana lives in Lisboa 🌊",
-        category="home",
-        priority=7,
-        audience=("bruno", "ana"),
-        valid_from=valid_from,
-        origin="llm:test-model",
+def test_add_claims_round_trips_every_field(store, store_embedder):
+    source = episode(store, store_embedder, participants=["bruno"], time=T0 + DAY)
+    before = datetime.now(UTC)
+    claim_id = one_claim(store, new_claim(store_embedder, source.id, negated=True, origin="llm:x"))
+    (found,) = store.claims(NS, participants=["ana"])
+    assert found == StoredClaim(
+        id=claim_id,
+        episode_id=source.id,
+        subject="ana",
+        attribute="lives_in",
+        value="Lisbon",
+        value_key="lisbon",
+        negated=True,
+        statement="ana lives_in Lisbon",
+        said_at=T0 + DAY,
+        audience=frozenset({"ana", "bruno"}),
+        origin="llm:x",
+        recorded_at=found.recorded_at,
     )
-    before = datetime.now(UTC) - timedelta(seconds=1)
-    with store.fact_writer(NS) as writer:
-        fact_id = writer.add(new)
-        inside = writer.current("ana", "city")
-    after = datetime.now(UTC) + timedelta(seconds=1)
-    query = vec(store_embedder, "ana lives in Lisboa 🌊")
-    with store.fact_writer(NS) as writer:
-        seen_by_writer = [*writer.current("ana", "city"), *writer.stated_by(source)]
-    for found in (
-        *inside,
-        *seen_by_writer,
-        *store.facts(NS),
-        *store.facts(NS, participants=["ana", "bruno"], subject="ana"),
-        store.fact_search(NS, query, ["bruno"], 1)[0][0],
-    ):
-        assert found.id == fact_id
-        assert (found.subject, found.attribute, found.value) == ("ana", "city", "Lisboa 🌊")
-        assert found.statement == "ana lives in Lisboa 🌊"
-        assert (found.category, found.priority, found.origin) == ("home", 7, "llm:test-model")
-        assert found.audience == frozenset({"ana", "bruno"})
-        assert (found.strength, found.sources) == (1, (source,))
-        assert found.valid_from == valid_from and found.valid_from.utcoffset() == timedelta(0)
-        assert found.valid_to is None and found.retired_at is None
-        assert before <= found.recorded_at <= after
-        assert found.recorded_at.utcoffset() == timedelta(0)
+    assert before - timedelta(seconds=5) <= found.recorded_at <= datetime.now(UTC)
+    vectors = store.claim_vectors(NS, [claim_id])[claim_id]
+    assert np.allclose(vectors[0], vec(store_embedder, "ana lives_in Lisbon"))
+    assert np.allclose(vectors[1], vec(store_embedder, "my lives_in Lisbon"))
 
 
-def test_a_fact_added_with_an_end_is_recorded_as_past(store, store_embedder):
+def test_claims_come_in_the_order_they_were_said(store, store_embedder):
+    late = episode(store, store_embedder, "late", time=T0 + 2 * DAY).id
+    early = episode(store, store_embedder, "early", time=T0).id
+    store.add_claims(NS, [new_claim(store_embedder, late), new_claim(store_embedder, early)])
+    assert [c.episode_id for c in store.claims(NS, participants=["ana"])] == [early, late]
+
+
+def test_add_claims_skips_what_was_stored_before(store, store_embedder):
     source = episode(store, store_embedder).id
-    ended = T0 + timedelta(days=30)
-    fact_id = add_fact(store, new_fact(store_embedder, source, valid_to=ended))
-    assert store.facts(NS) == []
-    past = fact(store, fact_id)
-    assert past.valid_from == T0 and past.valid_to == ended and past.retired_at is None
-    with store.fact_writer(NS) as writer:
-        assert writer.current("ana", "city") == []
+    assert store.add_claims(NS, [new_claim(store_embedder, source)]) == 1
+    assert store.add_claims(NS, [new_claim(store_embedder, source, value="lisbon.")]) == 0
+    version = store.claims_version(NS)
+    assert store.add_claims(NS, [new_claim(store_embedder, source)]) == 0
+    assert store.claims_version(NS) == version
+    assert store.add_claims(NS, [new_claim(store_embedder, source, negated=True)]) == 1
+    assert store.add_claims(NS, [new_claim(store_embedder, source, subject="bo")]) == 1
+    assert len(store.claims(NS, participants=None)) == 3
 
 
-def test_ids_are_distinct_and_facts_are_ordered_by_priority(store, store_embedder):
-    source = episode(store, store_embedder).id
-    ids = {
-        priority: add_fact(
-            store, new_fact(store_embedder, source, attribute=f"a{priority}", priority=priority)
-        )
-        for priority in (2, 9, 0, 5)
-    }
-    assert len(set(ids.values())) == 4 and all(i > 0 for i in ids.values())
-    assert [f.priority for f in store.facts(NS)] == [9, 5, 2, 0]
-    assert fact_ids(store.facts(NS)) == [ids[9], ids[5], ids[2], ids[0]]
-
-
-def test_facts_filter_by_subject_and_ids(store, store_embedder):
-    source = episode(store, store_embedder).id
-    ana = add_fact(store, new_fact(store_embedder, source, subject="ana"))
-    bruno = add_fact(store, new_fact(store_embedder, source, subject="bruno"))
-    assert fact_ids(store.facts(NS, subject="bruno")) == [bruno]
-    assert fact_ids(store.facts(NS, subject="carol")) == []
-    assert fact_ids(store.facts(NS, ids=[ana])) == [ana]
-    assert sorted(fact_ids(store.facts(NS, ids=[ana, bruno]))) == sorted([ana, bruno])
-
-
-def test_current_filters_by_subject_and_attribute_in_every_audience(store, store_embedder):
-    source = episode(store, store_embedder, participants=["bruno"]).id
-    mine = add_fact(store, new_fact(store_embedder, source))
-    shared = add_fact(store, new_fact(store_embedder, source, audience=("ana", "bruno")))
-    add_fact(store, new_fact(store_embedder, source, attribute="job", value="pilot"))
-    add_fact(store, new_fact(store_embedder, source, subject="bruno"))
-    with store.fact_writer(NS) as writer:
-        assert sorted(fact_ids(writer.current("ana", "city"))) == sorted([mine, shared])
-        assert [f.value for f in writer.current("ana", "job")] == ["pilot"]
-        assert writer.current("ana", "pet") == []
-
-
-def test_current_excludes_closed_and_retired_facts(store, store_embedder):
-    source = episode(store, store_embedder).id
-    closed, retired, kept = (
-        add_fact(store, new_fact(store_embedder, source, value=v))
-        for v in ("Porto", "Faro", "Braga")
-    )
-    close(store, closed)
-    retire(store, retired)
-    with store.fact_writer(NS) as writer:
-        assert fact_ids(writer.current("ana", "city")) == [kept]
-
-
-def test_a_writer_reads_its_own_uncommitted_changes(store, store_embedder):
-    source = episode(store, store_embedder).id
-    old = add_fact(store, new_fact(store_embedder, source, value="Porto"))
-    with store.fact_writer(NS) as writer:
-        added = writer.add(new_fact(store_embedder, source, value="Lisbon"))
-        writer.close(old, T0 + DAY, "replaced")
-        assert fact_ids(writer.current("ana", "city")) == [added]
-        assert sorted(fact_ids(writer.stated_by(source))) == sorted([old, added])
-
-
-def test_stated_by_lists_the_facts_an_episode_stated_or_repeated(store, store_embedder):
-    first, second, third = (episode(store, store_embedder, t).id for t in ("one", "two", "three"))
-    from_first = add_fact(store, new_fact(store_embedder, first))
-    from_second = add_fact(store, new_fact(store_embedder, second, attribute="job"))
-    with store.fact_writer(NS) as writer:
-        writer.add_source(from_first, second)
-        assert sorted(fact_ids(writer.stated_by(second))) == sorted([from_first, from_second])
-        assert fact_ids(writer.stated_by(first)) == [from_first]
-        assert writer.stated_by(third) == []
-
-
-def test_add_source_strengthens_once_per_episode(store, store_embedder):
-    first, second, third = (episode(store, store_embedder, t).id for t in ("one", "two", "three"))
-    fact_id = add_fact(store, new_fact(store_embedder, first))
-    with store.fact_writer(NS) as writer:
-        assert writer.add_source(fact_id, third) is True
-        assert writer.add_source(fact_id, third) is False
-    with store.fact_writer(NS) as writer:
-        assert writer.add_source(fact_id, first) is False  # the stating episode counts
-        assert writer.add_source(fact_id, second) is True
-        assert writer.add_source(fact_id, second) is False
-    stored = fact(store, fact_id)
-    assert stored.strength == 3
-    assert stored.sources == (first, second, third)
-    assert events(store, fact_id) == ["ADD", "STRENGTHEN", "STRENGTHEN"]
-
-
-def test_close_sets_valid_to_and_hides_the_fact_from_current_only(store, store_embedder):
-    source = episode(store, store_embedder).id
-    fact_id = add_fact(store, new_fact(store_embedder, source))
-    ended = datetime(2024, 6, 1, 8, 0, tzinfo=timezone(timedelta(hours=-3)))
-    close(store, fact_id, ended)
-    assert store.facts(NS) == []
-    assert store.facts(NS, ids=[fact_id]) == []
-    closed = fact(store, fact_id)
-    assert closed.valid_to == ended and closed.valid_to.utcoffset() == timedelta(0)
-    assert closed.value == "Lisbon" and closed.retired_at is None
-    history = store.fact_history(NS, fact_id)
-    assert [event for event, _, _ in history] == ["ADD", "CLOSE"]
-    assert "moved away" in history[-1][1]
-
-
-def test_retire_hides_the_fact_everywhere_and_erases_its_value(store, store_embedder):
-    source = episode(store, store_embedder).id
-    other = episode(store, store_embedder, "again").id
-    new = new_fact(store_embedder, source, value="Zanzibar", statement="ana lives in Zanzibar")
-    fact_id = add_fact(store, new)
-    with store.fact_writer(NS) as writer:
-        writer.add_source(fact_id, other)
-        writer.close(fact_id, T0 + DAY, "replaced by 'Zanzibar' somewhere else")
-    before = datetime.now(UTC) - timedelta(seconds=1)
-    retire(store, fact_id)
-    for current_only in (True, False):
-        assert store.facts(NS, current_only=current_only) == []
-        assert store.facts(NS, ids=[fact_id], current_only=current_only) == []
-        assert store.fact_search(NS, new.vector, ["ana"], 10, current_only=current_only) == []
-    history = store.fact_history(NS, fact_id)
-    assert [event for event, _, _ in history] == ["ADD", "STRENGTHEN", "CLOSE", "FORGET"]
-    assert "asked to forget" in history[-1][1]
-    assert history[-1][2] >= before
-    for _, detail, _ in history:
-        assert "zanzibar" not in detail.lower()
-
-
-def test_a_failed_write_transaction_leaves_nothing_written(store, store_embedder):
-    first, second = (episode(store, store_embedder, t).id for t in ("one", "two"))
-    to_close = add_fact(store, new_fact(store_embedder, first, value="Porto"))
-    to_retire = add_fact(store, new_fact(store_embedder, first, attribute="job", value="pilot"))
-    to_strengthen = add_fact(store, new_fact(store_embedder, first, attribute="pet", value="cat"))
-    snapshot = store.facts(NS, current_only=False)
-    histories = {i: store.fact_history(NS, i) for i in (to_close, to_retire, to_strengthen)}
-    added: list[int] = []
-    with pytest.raises(Boom), store.fact_writer(NS) as writer:
-        added.append(writer.add(new_fact(store_embedder, second, value="Lisbon")))
-        writer.add_source(to_strengthen, second)
-        writer.close(to_close, T0 + DAY, "moved")
-        writer.retire(to_retire, "forget it", "ana")
-        raise Boom
-    assert store.facts(NS, current_only=False) == snapshot
-    assert {i: store.fact_history(NS, i) for i in histories} == histories
-    with pytest.raises(NotFound):
-        store.fact_history(NS, added[0])
-    assert store.superseded_episodes(NS, [first, second]) == set()
-    # the store is still writable afterwards
-    later = add_fact(store, new_fact(store_embedder, second, attribute="car", value="fiat"))
-    assert later in fact_ids(store.facts(NS))
-
-
-def test_fact_history_records_the_changes_in_order(store, store_embedder):
-    first, second = (episode(store, store_embedder, t).id for t in ("one", "two"))
-    fact_id = add_fact(store, new_fact(store_embedder, first))
-    with store.fact_writer(NS) as writer:
-        writer.add_source(fact_id, second)
-    close(store, fact_id)
-    history = store.fact_history(NS, fact_id)
-    assert [event for event, _, _ in history] == ["ADD", "STRENGTHEN", "CLOSE"]
-    times = [at for _, _, at in history]
-    assert times == sorted(times) and all(at.utcoffset() == timedelta(0) for at in times)
-
-
-def test_fact_history_of_an_unknown_id_raises_not_found(store, store_embedder):
-    fact_id = add_fact(store, new_fact(store_embedder, episode(store, store_embedder).id))
-    with pytest.raises(NotFound):
-        store.fact_history(NS, fact_id + 1000)
-    with pytest.raises(NotFound):
-        store.fact_history(OTHER_NS, fact_id)
-
-
-# -- facts: search ---------------------------------------------------------------------------
-
-
-def test_fact_search_ranks_by_cosine_and_keeps_k(store, store_embedder):
-    source = episode(store, store_embedder).id
-    statements = [
-        "ana drinks green tea every morning",
-        "ana plays the cello in an orchestra",
-        "ana keeps a green parrot named Kesha",
-    ]
-    ids = [
-        add_fact(store, new_fact(store_embedder, source, attribute=f"a{i}", statement=s))
-        for i, s in enumerate(statements)
-    ]
-    for fact_id, statement in zip(ids, statements, strict=True):
-        query = vec(store_embedder, statement)
-        found = store.fact_search(NS, query, ["ana"], 3)
-        assert found[0][0].id == fact_id and found[0][1] == pytest.approx(1.0, abs=1e-5)
-        scores = [score for _, score in found]
-        assert scores == sorted(scores, reverse=True)
-        expected = {
-            i: float(vec(store_embedder, s) @ query) for i, s in zip(ids, statements, strict=True)
-        }
-        for hit, score in found:
-            assert score == pytest.approx(expected[hit.id], abs=1e-5)
-    query = vec(store_embedder, "green")
-    assert len(store.fact_search(NS, query, ["ana"], 2)) == 2
-    assert len(store.fact_search(NS, query, ["ana"], 10)) == 3
-
-
-def test_fact_search_skips_closed_facts_unless_asked(store, store_embedder):
-    source = episode(store, store_embedder).id
-    new = new_fact(store_embedder, source, statement="ana lived in Porto")
-    fact_id = add_fact(store, new)
-    close(store, fact_id)
-    assert store.fact_search(NS, new.vector, ["ana"], 5) == []
-    [(found, score)] = store.fact_search(NS, new.vector, ["ana"], 5, current_only=False)
-    assert found.id == fact_id and found.valid_to is not None
-    assert score == pytest.approx(1.0, abs=1e-5)
-
-
-ASKERS = [
-    # asker, whose own-words vector matches the query: "ana" or "bruno" -> which counts
-    (None, set()),
-    ("ana", {"ana"}),
-    ("bruno", {"bruno"}),
-    ("carol", set()),
-]
-
-
-@pytest.mark.parametrize(("asker", "boosted"), ASKERS)
-def test_fact_search_compares_own_words_for_the_askers_facts_only(
-    store, store_embedder, asker, boosted
+@pytest.mark.parametrize("where", ["unknown", "other namespace"])
+def test_add_claims_refuses_an_episode_it_cannot_see_and_writes_nothing(
+    store, store_embedder, where
 ):
-    source = episode(store, store_embedder, participants=["bruno"]).id
-    own = "I am allergic to peanuts"
-    query = vec(store_embedder, own)
-    ids = {}
-    for subject in ("ana", "bruno"):
-        new = new_fact(
-            store_embedder,
-            source,
-            subject=subject,
-            attribute="allergy",
-            statement=f"{subject} cannot eat satay sauce",
-            own=own,
-            audience=("ana", "bruno"),
-        )
-        assert float(new.vector @ query) < 0.9  # the third-person statement alone is far
-        ids[subject] = (add_fact(store, new), float(new.vector @ query))
-    found = {f.id: score for f, score in store.fact_search(NS, query, ["ana"], 5, asker=asker)}
-    for subject, (fact_id, statement_score) in ids.items():
-        expected = 1.0 if subject in boosted else statement_score
-        assert found[fact_id] == pytest.approx(expected, abs=1e-5)
+    good = episode(store, store_embedder).id
+    bad = episode(store, store_embedder, ns=OTHER_NS).id if where != "unknown" else good + 999
+    with pytest.raises(InvalidInput):
+        store.add_claims(NS, [new_claim(store_embedder, good), new_claim(store_embedder, bad)])
+    assert store.claims(NS, participants=None) == []
+    assert store.claims(OTHER_NS, participants=None) == []
+    assert store.claims_version(NS) == 0
+
+
+def test_claims_filter_by_subject_and_episodes(store, store_embedder):
+    first, second = (episode(store, store_embedder, t).id for t in ("one", "two"))
+    store.add_claims(
+        NS,
+        [
+            new_claim(store_embedder, first),
+            new_claim(store_embedder, first, subject="Priya", attribute="job", value="nurse"),
+            new_claim(store_embedder, second, attribute="likes", value="jazz"),
+        ],
+    )
+    assert [c.subject for c in store.claims(NS, participants=None, subject="Priya")] == ["Priya"]
+    assert [c.value for c in store.claims(NS, participants=["ana"], episodes=[second])] == ["jazz"]
+    assert len(store.claims(NS, participants=None, episodes=[first, second])) == 3
+    assert store.claims(NS, participants=None, episodes=[second + 100]) == []
+
+
+def test_forget_claims_leaves_a_record_without_words(store, store_embedder):
+    private_ = episode(store, store_embedder, participants=["bruno"]).id
+    kept, gone = (
+        one_claim(store, new_claim(store_embedder, private_, attribute=a, value=v))
+        for a, v in (("likes", "jazz"), ("address", "12 Oak Street"))
+    )
+    version = store.claims_version(NS)
+    assert store.forget_claims(NS, [gone, gone + 100], "asked to forget", "ana") == 1
+    assert claim_ids(store.claims(NS, participants=None)) == [kept]
+    assert store.claims_version(NS) != version
+    assert store.claim_vectors(NS, [gone]) == {}
+    ((event, reason, _),) = store.forgotten(NS, gone, ["ana", "bruno"])
+    assert event == "FORGET" and reason == "asked to forget"
+    assert store.forgotten(NS, gone, None) == store.forgotten(NS, gone, ["bruno"])
+    assert store.forgotten(NS, gone, ["carol"]) == []
+    assert store.forgotten(NS, kept, None) == []
+    assert store.forget_claims(NS, [], "nothing", None) == 0
+
+
+def test_deleting_an_episode_deletes_its_claims(store, store_embedder):
+    first, second = (episode(store, store_embedder, t).id for t in ("one", "two"))
+    gone = one_claim(store, new_claim(store_embedder, first))
+    kept = one_claim(store, new_claim(store_embedder, second))
+    version = store.claims_version(NS)
+    store.delete_episode(NS, first, "ana")
+    assert claim_ids(store.claims(NS, participants=None)) == [kept]
+    assert store.claims_version(NS) != version
+    assert [event for event, _, _ in store.forgotten(NS, gone, ["ana"])] == ["FORGET"]
+
+
+def test_claims_never_cross_namespaces(store, store_embedder):
+    source = episode(store, store_embedder).id
+    mine = one_claim(store, new_claim(store_embedder, source))
+    assert store.claims(OTHER_NS, participants=None) == []
+    assert store.claim_vectors(OTHER_NS, [mine]) == {}
+    assert store.claims_version(OTHER_NS) == 0
+    assert store.forget_claims(OTHER_NS, [mine], "elsewhere", "mallory") == 0
+    assert claim_ids(store.claims(NS, participants=None)) == [mine]
+    assert store.forgotten(OTHER_NS, mine, None) == []
+
+
+def test_derivations_link_a_reply_to_its_sources(store, store_embedder):
+    source, other = (episode(store, store_embedder, t) for t in ("the source", "other"))
+    message = Message(
+        "a reply", "assistant", "c1", ("ana", "assistant"), T0, derived_from=(source.id, other.id)
+    )
+    [reply] = store.add_episodes(NS, [NewEpisode(message, vec(store_embedder, "a reply"), "reply")])
+    assert store.derived_from(NS, [source.id]) == [reply.id]
+    assert store.derived_from(NS, [source.id, other.id]) == [reply.id]
+    assert store.derived_from(OTHER_NS, [source.id]) == []
+    assert store.derived_from(NS, [reply.id]) == []
+    store.delete_episode(NS, source.id, None)
+    assert store.derived_from(NS, [source.id]) == []
+    assert store.derived_from(NS, [other.id]) == [reply.id]
+
+
+def test_history_is_shown_to_those_who_may_see_the_memory(store, store_embedder):
+    said = episode(store, store_embedder, participants=["bruno"])
+    assert [h.event for h in store.history(NS, said.id, ["bruno"])] == ["ADD"]
+    store.delete_episode(NS, said.id, "ana")
+    assert [h.event for h in store.history(NS, said.id, ["ana", "bruno"])] == ["ADD", "DELETE"]
+    with pytest.raises(NotFound):
+        store.history(NS, said.id, ["carol"])
+    assert len(store.history(NS, said.id)) == 2
+
+
+def test_matching_needs_every_term_and_has_no_limit(store, store_embedder):
+    made = [episode(store, store_embedder, f"trip to Oslo number {i}").id for i in range(250)]
+    episode(store, store_embedder, "a trip to Bergen")
+    hidden = episode(store, store_embedder, "my trip to Oslo", speaker="bruno").id
+    assert store.matching(NS, terms("trip Oslo"), ["ana"]) == made
+    assert hidden in store.matching(NS, terms("trip Oslo"), ["bruno"])
+    assert store.matching(NS, [], ["ana"]) == []
+    assert store.matching(OTHER_NS, terms("trip Oslo"), ["ana"]) == []
 
 
 # -- privacy ------------------------------------------------------------------------------------
@@ -474,132 +299,51 @@ VISIBLE = [
 
 @pytest.fixture
 def private(store, store_embedder) -> dict[str, dict[str, int]]:
-    """One fact and one diary entry per audience: {"facts": {key: id}, "diary": {...}}."""
-    made: dict[str, dict[str, int]] = {"facts": {}, "diary": {}}
+    """One claim and one diary entry per audience: {"claims": {key: id}, "diary": {...}}."""
+    made: dict[str, dict[str, int]] = {"claims": {}, "diary": {}}
     for key, audience in AUDIENCES.items():
         source = episode(
             store, store_embedder, speaker=audience[0], participants=audience, conversation=key
         ).id
-        made["facts"][key] = add_fact(
-            store,
-            new_fact(
-                store_embedder,
-                source,
-                value=key,
-                statement=f"secret plan of {key}",
-                audience=audience,
-            ),
-        )
+        made["claims"][key] = one_claim(store, new_claim(store_embedder, source, value=key))
         made["diary"][key] = store.put_diary(
-            NS, new_diary(store_embedder, key=key, text=f"secret plan of {key}", audience=audience)
+            NS,
+            new_diary(
+                store_embedder,
+                key=key,
+                text=f"secret plan of {key}",
+                audience=audience,
+                sources=[source],
+            ),
         ).id
     return made
 
 
 @pytest.mark.parametrize(("present", "expected"), VISIBLE)
-@pytest.mark.parametrize("channel", ["facts", "fact_search", "diary"])
-def test_facts_and_diary_obey_the_privacy_rule(
-    store, store_embedder, private, channel, present, expected
-):
-    if channel == "facts":
-        found = fact_ids(store.facts(NS, participants=present))
-    elif channel == "fact_search":
-        query = vec(store_embedder, "secret plan")
-        found = [f.id for f, _ in store.fact_search(NS, query, present, 50)]
+@pytest.mark.parametrize("channel", ["claims", "diary"])
+def test_claims_and_diary_obey_the_privacy_rule(store, private, channel, present, expected):
+    if channel == "claims":
+        found = claim_ids(store.claims(NS, participants=present))
     else:
         found = diary_ids(store.diary(NS, participants=present))
-    kind = "diary" if channel == "diary" else "facts"
-    assert sorted(found) == sorted(private[kind][key] for key in expected)
+    assert sorted(found) == sorted(private[channel][key] for key in expected)
 
 
 def test_unfiltered_reads_return_every_audience(store, private):
-    assert sorted(fact_ids(store.facts(NS))) == sorted(private["facts"].values())
+    assert sorted(claim_ids(store.claims(NS, participants=None))) == sorted(
+        private["claims"].values()
+    )
     assert sorted(diary_ids(store.diary(NS))) == sorted(private["diary"].values())
 
 
-def test_searching_without_participants_is_refused(store, store_embedder, private):
+def test_reading_with_no_one_present_is_refused(store, private):
     with pytest.raises(InvalidInput):
-        store.fact_search(NS, vec(store_embedder, "secret plan"), [], 10)
+        store.claims(NS, participants=[])
     with pytest.raises(InvalidInput):
         store.diary(NS, participants=[])
 
 
-# -- superseded episodes ------------------------------------------------------------------------
-
-
-def test_superseded_episodes_are_those_whose_facts_are_all_gone(store, store_embedder):
-    closed_and_retired, mixed, silent, repeated, current = (
-        episode(store, store_embedder, t).id for t in ("one", "two", "three", "four", "five")
-    )
-    close(store, add_fact(store, new_fact(store_embedder, closed_and_retired, value="Porto")))
-    retire(store, add_fact(store, new_fact(store_embedder, closed_and_retired, attribute="job")))
-    kept = add_fact(store, new_fact(store_embedder, mixed, attribute="pet"))
-    close(store, add_fact(store, new_fact(store_embedder, mixed, attribute="car")))
-    close(store, add_fact(store, new_fact(store_embedder, repeated, attribute="band")))
-    add_fact(store, new_fact(store_embedder, current, attribute="food"))
-    with store.fact_writer(NS) as writer:
-        writer.add_source(kept, repeated)  # repeated also stated a fact still current
-    asked = [closed_and_retired, mixed, silent, repeated, current]
-    assert store.superseded_episodes(NS, asked) == {closed_and_retired}
-    assert store.superseded_episodes(NS, [mixed, silent]) == set()
-    assert store.superseded_episodes(NS, []) == set()
-
-
-def test_an_episode_is_superseded_once_its_last_fact_closes(store, store_embedder):
-    source = episode(store, store_embedder).id
-    first = add_fact(store, new_fact(store_embedder, source, value="Porto"))
-    second = add_fact(store, new_fact(store_embedder, source, attribute="job"))
-    close(store, first)
-    assert store.superseded_episodes(NS, [source]) == set()
-    close(store, second)
-    assert store.superseded_episodes(NS, [source]) == {source}
-
-
 # -- namespaces ---------------------------------------------------------------------------------
-
-
-def test_facts_never_cross_namespaces(store, store_embedder):
-    source = episode(store, store_embedder).id
-    new = new_fact(store_embedder, source, statement="ana lives in Lisbon")
-    fact_id = add_fact(store, new)
-    gone = add_fact(store, new_fact(store_embedder, source, attribute="job"))
-    close(store, gone)
-    assert store.facts(OTHER_NS) == [] and store.facts(OTHER_NS, current_only=False) == []
-    assert store.facts(OTHER_NS, ids=[fact_id]) == []
-    assert store.fact_search(OTHER_NS, new.vector, ["ana"], 10) == []
-    with store.fact_writer(OTHER_NS) as writer:
-        assert writer.current("ana", "city") == []
-        assert writer.stated_by(source) == []
-    with pytest.raises(NotFound):
-        store.fact_history(OTHER_NS, fact_id)
-    # the same statement in the other namespace is a separate fact
-    elsewhere = add_fact(store, new, ns=OTHER_NS)
-    assert elsewhere != fact_id
-    assert fact_ids(store.facts(OTHER_NS)) == [elsewhere]
-    assert fact_ids(store.facts(NS)) == [fact_id]
-    close(store, elsewhere, ns=OTHER_NS)
-    assert store.superseded_episodes(NS, [source]) == set()
-    assert store.superseded_episodes(OTHER_NS, [source]) == {source}
-
-
-@pytest.mark.parametrize("change", ["add_source", "close", "retire"])
-def test_a_writer_cannot_change_a_fact_of_another_namespace(store, store_embedder, change):
-    source = episode(store, store_embedder).id
-    other = episode(store, store_embedder, "another").id
-    fact_id = add_fact(store, new_fact(store_embedder, source))
-    before = fact(store, fact_id)
-    history = store.fact_history(NS, fact_id)
-    with contextlib.suppress(NotFound), store.fact_writer(OTHER_NS) as writer:
-        if change == "add_source":
-            assert not writer.add_source(fact_id, other)
-        elif change == "close":
-            writer.close(fact_id, T0 + DAY, "elsewhere")
-        else:
-            writer.retire(fact_id, "elsewhere", "mallory")
-    assert fact(store, fact_id) == before
-    assert store.fact_history(NS, fact_id) == history
-    with pytest.raises(NotFound):
-        store.fact_history(OTHER_NS, fact_id)
 
 
 def test_diary_and_jobs_never_cross_namespaces(store, store_embedder):
@@ -809,30 +553,24 @@ def test_redact_episode_replaces_the_text_and_every_trace_of_it(store, store_emb
 # -- reopening ----------------------------------------------------------------------------------
 
 
-def test_facts_diary_and_jobs_survive_reopening(store, store_backend, store_embedder):
+def test_claims_diary_and_jobs_survive_reopening(store, store_backend, store_embedder):
     first, second = (episode(store, store_embedder, t).id for t in ("one", "two"))
-    kept = add_fact(store, new_fact(store_embedder, first, statement="ana drinks green tea"))
-    closed = add_fact(store, new_fact(store_embedder, first, attribute="job", value="pilot"))
-    forgotten_new = new_fact(store_embedder, second, attribute="pet", statement="ana has a cat")
-    forgotten = add_fact(store, forgotten_new)
-    with store.fact_writer(NS) as writer:
-        writer.add_source(kept, second)
-    close(store, closed)
-    retire(store, forgotten)
+    kept = one_claim(store, new_claim(store_embedder, first, attribute="likes", value="tea"))
+    one_claim(store, new_claim(store_embedder, second, attribute="likes", value="tea"))
+    forgotten = one_claim(store, new_claim(store_embedder, second, attribute="pet", value="cat"))
+    store.forget_claims(NS, [forgotten], "asked to forget", "ana")
     day = store.put_diary(NS, new_diary(store_embedder, sources=[first]))
     week = store.put_diary(
         NS, new_diary(store_embedder, kind="period", key="w", level=1, covers=[day.id])
     )
     store.set_job_position(NS, "facts", second)
-    query = vec(store_embedder, "ana drinks green tea")
 
     def snapshot(s: Store) -> tuple[Any, ...]:
         return (
-            s.facts(NS, current_only=False),
-            [s.fact_history(NS, i) for i in (kept, closed, forgotten)],
-            [(f.id, round(score, 5)) for f, score in s.fact_search(NS, query, ["ana"], 5)],
-            s.fact_search(NS, forgotten_new.vector, ["ana"], 5, current_only=False)[0][0].id,
-            s.superseded_episodes(NS, [first, second]),
+            s.claims(NS, participants=["ana"]),
+            {i: [v.tolist() for v in pair] for i, pair in s.claim_vectors(NS, [kept]).items()},
+            s.forgotten(NS, forgotten, ["ana"]),
+            s.claims_version(NS),
             s.diary(NS),
             diary_ids(s.diary(NS, uncompressed=True)),
             s.diary_vectors(NS, [day.id, week.id]).tolist(),
@@ -840,8 +578,7 @@ def test_facts_diary_and_jobs_survive_reopening(store, store_backend, store_embe
         )
 
     before = snapshot(store)
-    assert before[2][0] == (kept, 1.0) and before[3] != forgotten
-    assert before[6] == [week.id] and before[8] == second
+    assert len(before[0]) == 2 and before[5] == [week.id] and before[7] == second
     store.close()
     reopened = store_backend.open()
     try:
@@ -849,7 +586,9 @@ def test_facts_diary_and_jobs_survive_reopening(store, store_backend, store_embe
         assert snapshot(reopened) == before
         reopened.set_job_position(NS, "facts", first)
         assert reopened.job_position(NS, "facts") == second
-        later = add_fact(reopened, new_fact(store_embedder, second, attribute="car"))
-        assert later > max(kept, closed, forgotten)
+        later = one_claim(
+            reopened, new_claim(store_embedder, second, attribute="owns", value="car")
+        )
+        assert later > max(kept, forgotten)
     finally:
         reopened.close()

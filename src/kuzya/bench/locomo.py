@@ -15,7 +15,6 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -183,9 +182,6 @@ class Consolidation:
 
     def summary(self, messages: int) -> dict[str, Any]:
         calls = sum(r.llm.get("calls", 0) for r in self.reports)
-        facts: Counter[str] = Counter()
-        for report in self.reports:
-            facts.update(report.facts)
         return {
             "llm": self.llm.name if self.llm else "none",
             "seconds": round(sum(r.seconds for r in self.reports), 1),
@@ -193,7 +189,7 @@ class Consolidation:
             "llm_calls_per_100_messages": round(100 * calls / messages, 2) if messages else 0.0,
             "prompt_tokens": sum(r.llm.get("prompt_tokens", 0) for r in self.reports),
             "completion_tokens": sum(r.llm.get("completion_tokens", 0) for r in self.reports),
-            "facts": dict(facts),
+            "claims": sum(r.claims for r in self.reports),
             "diary_entries": sum(r.diary for r in self.reports),
         }
 

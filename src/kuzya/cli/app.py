@@ -237,7 +237,7 @@ def demo(db: DbOption = None, embedder: EmbedderOption = None) -> None:
             report = memory.sleep(now="2026-03-25T12:00:00")
             console.print(
                 f"[bold]After sleep[/bold] ({report.episodes} messages consolidated, "
-                f"{sum(report.facts.values())} facts, {report.diary} diary entries):"
+                f"{report.claims} claims, {report.diary} diary entries):"
             )
             console.print(
                 memory.profile("mika", participants=["mika", "waiter"]).as_prompt(), markup=False

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from kuzya.errors import LLMError
 from kuzya.facts import rules
-from kuzya.facts.reconcile import Found
+from kuzya.facts.claims import Found
 from kuzya.facts.schema import ATTRIBUTES, Claim
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.llm.structured import structured

@@ -1,5 +1,5 @@
 """What a fact can say: the attribute catalogue (category, priority, one value or many)
-and `Claim`, a statement found in a message before it is reconciled into a fact."""
+and `Claim`, a statement found in a message (facts are folded from claims)."""
 
 from __future__ import annotations
 
@@ -124,3 +124,5 @@ class Forget:
     subject: str
     attribute: str | None
     about: str | None
+    said: str = ""  # the request's message with the things to forget left out, as stored
+    previous: bool = False  # "forget that": the speaker's previous message

@@ -9,7 +9,6 @@ of them: the privacy rule is the store's job, done inside its query.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -25,7 +24,6 @@ from kuzya.model import (
     Entity,
     EntityChange,
     Episode,
-    Fact,
     HistoryEvent,
     Message,
 )
@@ -75,7 +73,15 @@ class EpisodeStore(Protocol):
         """Conversations, most recent first; with participants, those they all took part in."""
         ...
 
-    def history(self, namespace: str, episode_id: int) -> list[HistoryEvent]: ...
+    def history(
+        self, namespace: str, episode_id: int, participants: Sequence[str] | None = None
+    ) -> list[HistoryEvent]:
+        """Changes to a memory; with participants, only if they may see it (or saw it)."""
+        ...
+
+    def derived_from(self, namespace: str, sources: Sequence[int]) -> list[int]:
+        """Episodes made from any of these (assistant replies: `Message.derived_from`)."""
+        ...
 
     def recent_turns(
         self, namespace: str, conversation: str, participants: Sequence[str], limit: int
@@ -96,6 +102,12 @@ class SearchStore(Protocol):
     ) -> list[Hit]: ...
 
     def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]: ...
+
+    def matching(
+        self, namespace: str, terms: Sequence[str], participants: Sequence[str]
+    ) -> list[int]:
+        """Every visible episode whose index terms include all of `terms` (no limit)."""
+        ...
 
     def window_search(
         self,
@@ -196,23 +208,37 @@ class EntityStore(Protocol):
 
 
 @dataclass(frozen=True)
-class NewFact:
-    """A fact to record, stated in episode `source` before `audience`."""
+class NewClaim:
+    """A claim found in a stored episode: its time and audience are the episode's."""
 
+    episode_id: int
     subject: str
     attribute: str
     value: str
     value_key: str  # the value's index terms, to recognise a repeat said differently
+    negated: bool
     statement: str
-    category: str
-    priority: int
-    audience: tuple[str, ...]
-    valid_from: datetime
-    valid_to: datetime | None
-    origin: str
+    origin: str  # "rules" or "llm:<model>"
     vector: npt.NDArray[np.float32]  # of the statement ("ana lives in Lisbon")
     own_vector: npt.NDArray[np.float32]  # as the subject says it ("I live in Lisbon")
-    source: int
+
+
+@dataclass(frozen=True)
+class StoredClaim:
+    """A claim as stored, with the time and audience of the episode that made it."""
+
+    id: int
+    episode_id: int
+    subject: str
+    attribute: str
+    value: str
+    value_key: str
+    negated: bool
+    statement: str
+    said_at: datetime
+    audience: frozenset[str]
+    origin: str
+    recorded_at: datetime
 
 
 @dataclass(frozen=True)
@@ -230,61 +256,50 @@ class NewDiaryEntry:
     covers: tuple[int, ...] = ()  # diary entries this one compresses
 
 
-class FactWriter(Protocol):
-    """Fact changes made in one transaction: all of them are kept, or none."""
+class ClaimStore(Protocol):
+    """Claims are the rows facts are folded from (`kuzya.facts.view`): each belongs to one
+    episode and goes when it goes."""
 
-    def current(self, subject: str, attribute: str) -> list[Fact]:
-        """Current facts of the subject and attribute, in every audience."""
+    def add_claims(self, namespace: str, claims: Sequence[NewClaim]) -> int:
+        """Store claims of episodes of the namespace (others are refused); a claim stored
+        before (same episode, subject, attribute, value key and negation) is skipped.
+        Returns how many were new."""
         ...
 
-    def stated_by(self, episode_id: int) -> list[Fact]: ...
-
-    def add(self, new: NewFact) -> int: ...
-
-    def add_source(self, fact_id: int, episode_id: int) -> bool:
-        """Stated again: False when that episode was already a source."""
-        ...
-
-    def close(self, fact_id: int, valid_to: datetime, reason: str) -> None: ...
-
-    def retire(self, fact_id: int, reason: str, actor: str | None) -> None:
-        """Forget: out of recall and the profile, its value erased; the event is kept."""
-        ...
-
-
-class FactStore(Protocol):
-    def fact_writer(self, namespace: str) -> AbstractContextManager[FactWriter]: ...
-
-    def facts(
+    def claims(
         self,
         namespace: str,
         *,
-        participants: Sequence[str] | None = None,
+        participants: Sequence[str] | None,
         subject: str | None = None,
-        current_only: bool = True,
-        ids: Sequence[int] | None = None,
-    ) -> list[Fact]:
-        """Facts not forgotten, by priority; with participants, only those they may see."""
+        episodes: Sequence[int] | None = None,
+    ) -> list[StoredClaim]:
+        """Claims the participants may see (None: every claim, for administration), in the
+        order they were said."""
         ...
 
-    def fact_search(
-        self,
-        namespace: str,
-        vector: npt.NDArray[np.float32],
-        participants: Sequence[str],
-        k: int,
-        current_only: bool = True,
-        asker: str | None = None,
-    ) -> list[tuple[Fact, float]]:
-        """Visible facts most similar to the vector, with their cosine; the asker's own
-        facts are compared as the asker would state them too (the better cosine counts)."""
+    def claim_vectors(
+        self, namespace: str, ids: Sequence[int]
+    ) -> dict[int, tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+        """(statement, own words) vectors of claims by id."""
         ...
 
-    def superseded_episodes(self, namespace: str, episode_ids: Sequence[int]) -> set[int]:
-        """Those of the episodes that stated facts, none of which is current any more."""
+    def forget_claims(
+        self, namespace: str, ids: Sequence[int], reason: str, actor: str | None
+    ) -> int:
+        """Delete claims; each leaves a record of its attribute and audience, not its
+        words (see `forgotten`). Returns how many were deleted."""
         ...
 
-    def fact_history(self, namespace: str, fact_id: int) -> list[tuple[str, str, datetime]]: ...
+    def forgotten(
+        self, namespace: str, claim_id: int, participants: Sequence[str] | None
+    ) -> list[tuple[str, str, datetime]]:
+        """("FORGET", reason, time) for a deleted claim the participants may see."""
+        ...
+
+    def claims_version(self, namespace: str) -> int:
+        """A number that changes whenever the namespace's claims change (for caches)."""
+        ...
 
 
 class DiaryStore(Protocol):
@@ -301,7 +316,14 @@ class DiaryStore(Protocol):
         uncompressed: bool = False,
         before: datetime | None = None,
         ids: Sequence[int] | None = None,
-    ) -> list[DiaryEntry]: ...
+        covering: Sequence[int] | None = None,
+        compressed_into: int | None = None,
+    ) -> list[DiaryEntry]:
+        """Entries oldest first; `covering`: those summarising any of these episodes;
+        `compressed_into`: the entries a period entry compresses."""
+        ...
+
+    def delete_diary(self, namespace: str, ids: Sequence[int]) -> None: ...
 
     def diary_vectors(self, namespace: str, ids: Sequence[int]) -> npt.NDArray[np.float32]: ...
 
@@ -324,7 +346,7 @@ class JobStore(Protocol):
         ...
 
 
-class Store(EpisodeStore, SearchStore, EntityStore, FactStore, DiaryStore, JobStore, Protocol):
+class Store(EpisodeStore, SearchStore, EntityStore, ClaimStore, DiaryStore, JobStore, Protocol):
     """Everything the engine needs from a backend."""
 
     @property

@@ -6,6 +6,7 @@ MIGRATIONS, so every store file ever written keeps opening.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -213,7 +214,93 @@ def m003_facts_diary_jobs(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_entities, m003_facts_diary_jobs]
+def m004_claims(db: sqlite3.Connection) -> None:
+    """Facts become a view: each episode's claims are stored with the episode's audience,
+    and the facts a set of people sees are folded from the claims they may see. Facts are
+    copied over as claims of their sources, and a negation that ended one ("no longer
+    true, said in memory 12") as a negated claim of that memory. Assistant replies keep
+    the memories they were made from (derivations), and history rows the audience of
+    their memory."""
+    _run(
+        db,
+        """
+        CREATE TABLE claims (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            episode_id INTEGER NOT NULL,
+            subject TEXT NOT NULL,
+            attribute TEXT NOT NULL,
+            value TEXT NOT NULL,
+            value_key TEXT NOT NULL,
+            negated INTEGER NOT NULL,
+            statement TEXT NOT NULL,
+            said_at REAL NOT NULL,
+            audience_id INTEGER NOT NULL REFERENCES audiences (id),
+            origin TEXT NOT NULL,
+            recorded_at REAL NOT NULL,
+            embedding BLOB NOT NULL,
+            own_embedding BLOB NOT NULL,
+            UNIQUE (episode_id, subject, attribute, value_key, negated)
+        );
+        CREATE INDEX claims_by_audience ON claims (namespace, audience_id);
+        CREATE TABLE forgotten_facts (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            namespace TEXT NOT NULL,
+            claim_id INTEGER NOT NULL,
+            attribute TEXT NOT NULL,
+            audience_id INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            at REAL NOT NULL,
+            actor TEXT
+        );
+        CREATE INDEX forgotten_facts_by_claim ON forgotten_facts (namespace, claim_id);
+        CREATE TABLE versions (
+            namespace TEXT NOT NULL,
+            name TEXT NOT NULL,
+            value INTEGER NOT NULL,
+            PRIMARY KEY (namespace, name)
+        ) WITHOUT ROWID;
+        CREATE TABLE derivations (
+            episode_id INTEGER NOT NULL,
+            source_id INTEGER NOT NULL,
+            PRIMARY KEY (source_id, episode_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX derivations_by_episode ON derivations (episode_id);
+        ALTER TABLE history ADD COLUMN audience_id INTEGER;
+        UPDATE history SET audience_id = (SELECT e.audience_id FROM episodes e
+            WHERE e.id = history.memory_id AND e.namespace = history.namespace);
+        INSERT OR IGNORE INTO claims (namespace, episode_id, subject, attribute, value,
+            value_key, negated, statement, said_at, audience_id, origin, recorded_at,
+            embedding, own_embedding)
+            SELECT f.namespace, e.id, f.subject, f.attribute, f.value, f.value_key, 0,
+                f.statement, e.said_at, e.audience_id, f.origin, f.recorded_at, f.embedding,
+                f.own_embedding
+            FROM facts f JOIN fact_sources s ON s.fact_id = f.id
+            JOIN episodes e ON e.id = s.episode_id AND e.namespace = f.namespace
+            WHERE f.retired_at IS NULL
+        """,
+    )
+    negations = db.execute(
+        "SELECT f.id, h.detail FROM fact_history h JOIN facts f ON f.id = h.fact_id "
+        "WHERE h.event = 'CLOSE' AND f.retired_at IS NULL AND h.detail LIKE 'no longer true%'"
+    ).fetchall()
+    for fact_id, detail in negations:
+        said_in = re.search(r"memory (\d+)", detail)
+        if said_in is not None:
+            db.execute(
+                "INSERT OR IGNORE INTO claims (namespace, episode_id, subject, attribute, value, "
+                "value_key, negated, statement, said_at, audience_id, origin, recorded_at, "
+                "embedding, own_embedding) SELECT f.namespace, e.id, f.subject, f.attribute, "
+                "f.value, f.value_key, 1, 'no longer: ' || f.statement, e.said_at, "
+                "e.audience_id, f.origin, f.recorded_at, f.embedding, f.own_embedding "
+                "FROM facts f JOIN episodes e ON e.id = ? AND e.namespace = f.namespace "
+                "WHERE f.id = ?",
+                (int(said_in.group(1)), fact_id),
+            )
+    _run(db, "DROP TABLE fact_history; DROP TABLE fact_sources; DROP TABLE facts")
+
+
+MIGRATIONS: list[Migration] = [m001_initial, m002_entities, m003_facts_diary_jobs, m004_claims]
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:

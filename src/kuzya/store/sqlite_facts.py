@@ -1,12 +1,11 @@
-"""Facts, diary entries and job positions of the SQLite store."""
+"""Claims, diary entries and job positions of the SQLite store."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -14,251 +13,194 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.clock import from_epoch, to_epoch
-from kuzya.errors import NotFound
-from kuzya.model import DiaryEntry, Fact
-from kuzya.store.base import NewDiaryEntry, NewFact
+from kuzya.errors import InvalidInput
+from kuzya.model import DiaryEntry
+from kuzya.store.base import NewClaim, NewDiaryEntry, StoredClaim
 from kuzya.store.sqlite_base import SQLiteConnection, placeholders
 
-_FACT_COLUMNS = (
-    "f.id, f.subject, f.attribute, f.value, f.statement, f.category, f.priority, "
-    "f.audience_id, f.valid_from, f.valid_to, f.recorded_at, f.retired_at, f.origin, "
-    "(SELECT group_concat(episode_id) FROM fact_sources s WHERE s.fact_id = f.id)"
+_CLAIM_COLUMNS = (
+    "id, episode_id, subject, attribute, value, value_key, negated, statement, said_at, "
+    "audience_id, origin, recorded_at"
 )
 _DIARY_COLUMNS = "id, kind, key, level, text, start, end, audience_id, sources, origin, created_at"
+Vectors = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
 
 
-class SQLiteFactWriter:
-    """Fact changes inside one write transaction (see `FactStore.fact_writer`)."""
+def bump(db: sqlite3.Connection, namespace: str, name: str) -> None:
+    """Move a namespace's version counter on (see `claims_version`)."""
+    db.execute(
+        "INSERT INTO versions VALUES (?, ?, 1) ON CONFLICT (namespace, name) "
+        "DO UPDATE SET value = value + 1",
+        (namespace, name),
+    )
 
-    def __init__(self, store: FactTables, db: sqlite3.Connection, namespace: str) -> None:
-        self._store, self._db, self._namespace = store, db, namespace
 
-    def current(self, subject: str, attribute: str) -> list[Fact]:
-        rows = self._db.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts f WHERE f.namespace = ? AND f.subject = ? "
-            "AND f.attribute = ? AND f.valid_to IS NULL AND f.retired_at IS NULL ORDER BY f.id",
-            (self._namespace, subject, attribute),
-        ).fetchall()
-        return [self._store._fact(row) for row in rows]
-
-    def stated_by(self, episode_id: int) -> list[Fact]:
-        rows = self._db.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts f JOIN fact_sources s ON s.fact_id = f.id "
-            "WHERE s.episode_id = ? AND f.namespace = ?",
-            (episode_id, self._namespace),
-        ).fetchall()
-        return [self._store._fact(row) for row in rows]
-
-    def add(self, new: NewFact) -> int:
-        db, now = self._db, time.time()
-        fact_id = db.execute(
-            "INSERT INTO facts (namespace, subject, attribute, value, value_key, statement, "
-            "category, priority, audience_id, valid_from, valid_to, recorded_at, origin, "
-            "embedding, own_embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                self._namespace,
-                new.subject,
-                new.attribute,
-                new.value,
-                new.value_key,
-                new.statement,
-                new.category,
-                new.priority,
-                self._store._audience_id(db, self._namespace, new.audience),
-                to_epoch(new.valid_from),
-                None if new.valid_to is None else to_epoch(new.valid_to),
-                now,
-                new.origin,
-                new.vector.astype(np.float32).tobytes(),
-                new.own_vector.astype(np.float32).tobytes(),
-            ),
-        ).lastrowid
-        assert fact_id is not None
-        db.execute("INSERT INTO fact_sources VALUES (?, ?)", (fact_id, new.source))
-        self._log(fact_id, "ADD", new.statement, None, now)
-        return fact_id
-
-    def _owns(self, fact_id: int) -> bool:
-        """The fact belongs to this writer's namespace (nothing crosses namespaces)."""
-        return (
-            self._db.execute(
-                "SELECT 1 FROM facts WHERE id = ? AND namespace = ?", (fact_id, self._namespace)
-            ).fetchone()
-            is not None
-        )
-
-    def add_source(self, fact_id: int, episode_id: int) -> bool:
-        if not self._owns(fact_id):
-            return False
-        added = self._db.execute(
-            "INSERT OR IGNORE INTO fact_sources VALUES (?, ?)", (fact_id, episode_id)
-        ).rowcount
-        if added:
-            self._log(fact_id, "STRENGTHEN", f"stated again in memory {episode_id}", None)
-        return bool(added)
-
-    def close(self, fact_id: int, valid_to: datetime, reason: str) -> None:
-        if not self._owns(fact_id):
-            return
-        self._db.execute(
-            "UPDATE facts SET valid_to = ? WHERE id = ? AND namespace = ? AND valid_to IS NULL",
-            (to_epoch(valid_to), fact_id, self._namespace),
-        )
-        self._log(fact_id, "CLOSE", reason, None)
-
-    def retire(self, fact_id: int, reason: str, actor: str | None) -> None:
-        """Retracted: out of recall and profile; its value is erased from the record."""
-        if not self._owns(fact_id):
-            return
-        now = time.time()
-        self._db.execute(
-            "UPDATE facts SET retired_at = ?, value = '', value_key = '', statement = "
-            "'(forgotten)', embedding = zeroblob(length(embedding)), "
-            "own_embedding = zeroblob(length(own_embedding)) WHERE id = ? AND "
-            "namespace = ?",
-            (now, fact_id, self._namespace),
-        )
-        self._db.execute(
-            "UPDATE fact_history SET detail = '(forgotten)' WHERE fact_id = ? AND namespace = ?",
-            (fact_id, self._namespace),
-        )
-        self._log(fact_id, "FORGET", reason, actor, now)
-        self._store._fact_vectors.pop(fact_id, None)
-
-    def _log(
-        self, fact_id: int, event: str, detail: str, actor: str | None, at: float | None = None
-    ) -> None:
-        self._db.execute(
-            "INSERT INTO fact_history (namespace, fact_id, event, detail, at, actor) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (self._namespace, fact_id, event, detail, time.time() if at is None else at, actor),
-        )
+def forget_claims(
+    db: sqlite3.Connection,
+    namespace: str,
+    where: str,
+    params: Sequence[Any],
+    reason: str,
+    actor: str | None,
+) -> int:
+    """Delete the namespace's claims matching `where`, each leaving a record without its
+    words (also used when their episode is deleted)."""
+    rows = db.execute(
+        f"SELECT id, attribute, audience_id FROM claims WHERE namespace = ? AND {where}",
+        (namespace, *params),
+    ).fetchall()
+    if not rows:
+        return 0
+    now = time.time()
+    db.executemany(
+        "INSERT INTO forgotten_facts (namespace, claim_id, attribute, audience_id, reason, at, "
+        "actor) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(namespace, r[0], r[1], r[2], reason, now, actor) for r in rows],
+    )
+    ids = [int(r[0]) for r in rows]
+    db.execute(f"DELETE FROM claims WHERE id IN ({placeholders(ids)})", ids)
+    bump(db, namespace, "claims")
+    return len(ids)
 
 
 class FactTables(SQLiteConnection):
-    """The fact, diary and job side of the store port."""
+    """The claim, diary and job side of the store port."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # statement and own-words vectors by fact id (a fact's text never changes)
-        self._fact_vectors: dict[int, tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = {}
+        self._claim_vectors: dict[int, Vectors] = {}  # a claim's words never change
 
-    def _fact(self, row: sqlite3.Row | tuple[Any, ...]) -> Fact:
-        return Fact(
+    def _claim(self, row: tuple[Any, ...]) -> StoredClaim:
+        return StoredClaim(
             id=int(row[0]),
-            subject=row[1],
-            attribute=row[2],
-            value=row[3],
-            statement=row[4],
-            category=row[5],
-            priority=int(row[6]),
-            audience=self._members_of(int(row[7])),
-            strength=len(row[13].split(",")) if row[13] else 0,
-            valid_from=from_epoch(row[8]),
-            valid_to=None if row[9] is None else from_epoch(row[9]),
-            recorded_at=from_epoch(row[10]),
-            retired_at=None if row[11] is None else from_epoch(row[11]),
-            sources=tuple(sorted(int(s) for s in row[13].split(","))) if row[13] else (),
-            origin=row[12],
+            episode_id=int(row[1]),
+            subject=row[2],
+            attribute=row[3],
+            value=row[4],
+            value_key=row[5],
+            negated=bool(row[6]),
+            statement=row[7],
+            said_at=from_epoch(row[8]),
+            audience=self._members_of(int(row[9])),
+            origin=row[10],
+            recorded_at=from_epoch(row[11]),
         )
 
-    @contextmanager
-    def fact_writer(self, namespace: str) -> Iterator[SQLiteFactWriter]:
+    def add_claims(self, namespace: str, claims: Sequence[NewClaim]) -> int:
+        if not claims:
+            return 0
+        now, added = time.time(), 0
         with self._write() as db:
-            yield SQLiteFactWriter(self, db, namespace)
+            for claim in claims:
+                episode = db.execute(
+                    "SELECT said_at, audience_id FROM episodes WHERE id = ? AND namespace = ?",
+                    (claim.episode_id, namespace),
+                ).fetchone()
+                if episode is None:
+                    raise InvalidInput(
+                        f"no memory {claim.episode_id} in namespace {namespace!r} to claim from"
+                    )
+                added += db.execute(
+                    "INSERT OR IGNORE INTO claims (namespace, episode_id, subject, attribute, "
+                    "value, value_key, negated, statement, said_at, audience_id, origin, "
+                    "recorded_at, embedding, own_embedding) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        namespace,
+                        claim.episode_id,
+                        claim.subject,
+                        claim.attribute,
+                        claim.value,
+                        claim.value_key,
+                        int(claim.negated),
+                        claim.statement,
+                        episode[0],
+                        episode[1],
+                        claim.origin,
+                        now,
+                        claim.vector.astype(np.float32).tobytes(),
+                        claim.own_vector.astype(np.float32).tobytes(),
+                    ),
+                ).rowcount
+            if added:
+                bump(db, namespace, "claims")
+        return added
 
-    def facts(
+    def claims(
         self,
         namespace: str,
         *,
-        participants: Sequence[str] | None = None,
+        participants: Sequence[str] | None,
         subject: str | None = None,
-        current_only: bool = True,
-        ids: Sequence[int] | None = None,
-    ) -> list[Fact]:
-        where = ["f.namespace = ?", "f.retired_at IS NULL"]
+        episodes: Sequence[int] | None = None,
+    ) -> list[StoredClaim]:
+        where: list[str] = ["namespace = ?"]
         params: list[Any] = [namespace]
         with self._lock:
             if participants is not None:
-                condition, values = self._audience_filter(namespace, participants, "f.audience_id")
+                condition, values = self._audience_filter(namespace, participants)
                 where.append(condition)
                 params.extend(values)
             if subject is not None:
-                where.append("f.subject = ?")
+                where.append("subject = ?")
                 params.append(subject)
-            if current_only:
-                where.append("f.valid_to IS NULL")
-            if ids is not None:
-                where.append(f"f.id IN ({placeholders(ids)})")
-                params.extend(ids)
+            if episodes is not None:
+                where.append(f"episode_id IN ({placeholders(episodes)})")
+                params.extend(episodes)
             rows = self._db.execute(
-                f"SELECT {_FACT_COLUMNS} FROM facts f WHERE {' AND '.join(where)} "
-                "ORDER BY f.priority DESC, f.valid_from, f.id",
+                f"SELECT {_CLAIM_COLUMNS} FROM claims WHERE {' AND '.join(where)} "
+                "ORDER BY said_at, episode_id, id",
                 params,
             ).fetchall()
-            return [self._fact(row) for row in rows]
+            return [self._claim(row) for row in rows]
 
-    def fact_search(
-        self,
-        namespace: str,
-        vector: npt.NDArray[np.float32],
-        participants: Sequence[str],
-        k: int,
-        current_only: bool = True,
-        asker: str | None = None,
-    ) -> list[tuple[Fact, float]]:
-        candidates = self.facts(namespace, participants=participants, current_only=current_only)
-        if not candidates:
-            return []
-        pairs = [self._fact_vectors_of(f.id) for f in candidates]
-        query = vector.astype(np.float32)
-        scores = np.stack([pair[0] for pair in pairs]) @ query
-        own = np.stack([pair[1] for pair in pairs]) @ query
-        mine = np.array([f.subject == asker for f in candidates])
-        scores = np.where(mine, np.maximum(scores, own), scores)
-        order = np.argsort(-scores)[:k]
-        return [(candidates[i], float(scores[i])) for i in order]
-
-    def _fact_vectors_of(
-        self, fact_id: int
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        pair = self._fact_vectors.get(fact_id)
-        if pair is None:
+    def claim_vectors(self, namespace: str, ids: Sequence[int]) -> dict[int, Vectors]:
+        missing = [i for i in ids if i not in self._claim_vectors]
+        if missing:
             with self._lock:
-                row = self._db.execute(
-                    "SELECT embedding, own_embedding FROM facts WHERE id = ?", (fact_id,)
-                ).fetchone()
-            pair = (
-                np.frombuffer(row[0], dtype=np.float32),
-                np.frombuffer(row[1], dtype=np.float32),
-            )
-            self._fact_vectors[fact_id] = pair
-        return pair
+                rows = self._db.execute(
+                    "SELECT id, embedding, own_embedding FROM claims WHERE namespace = ? AND "
+                    f"id IN ({placeholders(missing)})",
+                    (namespace, *missing),
+                ).fetchall()
+            for claim_id, vector, own in rows:
+                self._claim_vectors[int(claim_id)] = (
+                    np.frombuffer(vector, dtype=np.float32),
+                    np.frombuffer(own, dtype=np.float32),
+                )
+        return {i: self._claim_vectors[i] for i in ids if i in self._claim_vectors}
 
-    def superseded_episodes(self, namespace: str, episode_ids: Sequence[int]) -> set[int]:
-        """Episodes that stated facts, all of which are no longer current."""
-        if not episode_ids:
-            return set()
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT s.episode_id FROM fact_sources s JOIN facts f ON f.id = s.fact_id "
-                f"WHERE s.episode_id IN ({placeholders(episode_ids)}) AND f.namespace = ? "
-                "GROUP BY s.episode_id "
-                "HAVING SUM(f.valid_to IS NULL AND f.retired_at IS NULL) = 0",
-                (*episode_ids, namespace),
-            )
-            return {int(row[0]) for row in rows}
+    def forget_claims(
+        self, namespace: str, ids: Sequence[int], reason: str, actor: str | None
+    ) -> int:
+        if not ids:
+            return 0
+        with self._write() as db:
+            done = forget_claims(db, namespace, f"id IN ({placeholders(ids)})", ids, reason, actor)
+        for claim_id in ids:
+            self._claim_vectors.pop(claim_id, None)
+        return done
 
-    def fact_history(self, namespace: str, fact_id: int) -> list[tuple[str, str, datetime]]:
+    def forgotten(
+        self, namespace: str, claim_id: int, participants: Sequence[str] | None
+    ) -> list[tuple[str, str, datetime]]:
+        where, params = "namespace = ? AND claim_id = ?", [namespace, claim_id]
         with self._lock:
+            if participants is not None:
+                condition, values = self._audience_filter(namespace, participants)
+                where += f" AND {condition}"
+                params.extend(values)
             rows = self._db.execute(
-                "SELECT event, detail, at FROM fact_history WHERE namespace = ? AND fact_id = ? "
-                "ORDER BY id",
-                (namespace, fact_id),
+                f"SELECT reason, at FROM forgotten_facts WHERE {where} ORDER BY id", params
             ).fetchall()
-        if not rows:
-            raise NotFound(f"no fact {fact_id} in namespace {namespace!r}")
-        return [(row[0], row[1], from_epoch(row[2])) for row in rows]
+        return [("FORGET", row[0], from_epoch(row[1])) for row in rows]
+
+    def claims_version(self, namespace: str) -> int:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT value FROM versions WHERE namespace = ? AND name = 'claims'", (namespace,)
+            ).fetchone()
+        return 0 if row is None else int(row[0])
 
     # -- diary --------------------------------------------------------------------------
 
@@ -320,10 +262,21 @@ class FactTables(SQLiteConnection):
         uncompressed: bool = False,
         before: datetime | None = None,
         ids: Sequence[int] | None = None,
+        covering: Sequence[int] | None = None,
+        compressed_into: int | None = None,
     ) -> list[DiaryEntry]:
         where = ["namespace = ?"]
         params: list[Any] = [namespace]
         with self._lock:
+            if covering is not None:
+                where.append(
+                    "EXISTS (SELECT 1 FROM json_each(sources) WHERE value IN "
+                    f"({placeholders(covering)}))"
+                )
+                params.extend(covering)
+            if compressed_into is not None:
+                where.append("compressed_into = ?")
+                params.append(compressed_into)
             if participants is not None:
                 condition, values = self._audience_filter(namespace, participants)
                 where.append(condition)
@@ -345,6 +298,20 @@ class FactTables(SQLiteConnection):
                 params,
             ).fetchall()
             return [self._diary_entry(row) for row in rows]
+
+    def delete_diary(self, namespace: str, ids: Sequence[int]) -> None:
+        if not ids:
+            return
+        with self._write() as db:
+            db.execute(
+                f"DELETE FROM diary WHERE namespace = ? AND id IN ({placeholders(ids)})",
+                (namespace, *ids),
+            )
+            db.execute(
+                "UPDATE diary SET compressed_into = NULL WHERE namespace = ? AND "
+                f"compressed_into IN ({placeholders(ids)})",
+                (namespace, *ids),
+            )
 
     def diary_vectors(self, namespace: str, ids: Sequence[int]) -> npt.NDArray[np.float32]:
         with self._lock:

@@ -1,0 +1,194 @@
+"""Facts as a set of people sees them: folded, in the order they were said, from the
+claims of the messages those people may see, and from nothing else.
+
+This is what keeps a private statement out of a group's view by construction: "I quit
+Google, don't tell the team" said to the assistant alone is a claim of a private message,
+so it closes "works at Google" only in the views of those who may see that message; the
+group's view is folded without it and keeps its fact, its validity and its dates.
+
+The fold, per subject: a claim of a value that is not open opens a fact (valid from when
+it was said); a repeat strengthens the open fact (one source per message); a new value of
+a one-value attribute closes the other open value ("we moved to Austin"); a negated claim
+closes the matching value ("I no longer live in Lisbon"); liking what was disliked closes
+the dislike (and back). A statement that arrives late lands where it was said in time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+import numpy.typing as npt
+
+from kuzya.facts.schema import ATTRIBUTES, OPPOSITES
+from kuzya.model import Fact
+from kuzya.store.base import ClaimStore, StoredClaim
+
+Event = tuple[str, str, datetime]  # (event, detail, when Kuzya learned it)
+Vectors = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
+
+
+@dataclass
+class _Building:
+    """A fact while the fold runs."""
+
+    opened_by: StoredClaim
+    sources: list[int]
+    audience: frozenset[str]
+    valid_to: datetime | None = None
+    ended_by: int | None = None
+    events: list[Event] = field(default_factory=list)
+
+    def fact(self) -> Fact:
+        claim, attribute = self.opened_by, ATTRIBUTES[self.opened_by.attribute]
+        return Fact(
+            id=claim.id,
+            subject=claim.subject,
+            attribute=claim.attribute,
+            value=claim.value,
+            statement=claim.statement,
+            category=attribute.category,
+            priority=attribute.priority,
+            audience=self.audience,
+            strength=len(self.sources),
+            valid_from=claim.said_at,
+            valid_to=self.valid_to,
+            recorded_at=claim.recorded_at,
+            sources=tuple(sorted(self.sources)),
+            origin=claim.origin,
+            ended_by=self.ended_by,
+        )
+
+
+def _said(claim: StoredClaim) -> str:
+    return f"memory {claim.episode_id} ({claim.said_at:%d %B %Y})"
+
+
+def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, tuple[Event, ...]]]:
+    """The facts the claims make, most important first, and each fact's history."""
+    built: list[_Building] = []
+    open_: dict[tuple[str, str, str], _Building] = {}
+
+    def close(fact: _Building, by: StoredClaim, reason: str) -> None:
+        fact.valid_to, fact.ended_by = by.said_at, by.episode_id
+        fact.events.append(("CLOSE", f"{reason} in {_said(by)}", by.recorded_at))
+        open_.pop((fact.opened_by.subject, fact.opened_by.attribute, fact.opened_by.value_key))
+
+    for claim in sorted(claims, key=lambda c: (c.said_at, c.episode_id, c.id)):
+        attribute = ATTRIBUTES.get(claim.attribute)
+        if attribute is None:
+            continue
+        key = (claim.subject, claim.attribute, claim.value_key)
+        same = open_.get(key)
+        if claim.negated:
+            if same is not None:
+                close(same, claim, "no longer true, said")
+            continue
+        if same is not None:
+            if claim.episode_id not in same.sources:
+                same.sources.append(claim.episode_id)
+                same.events.append(
+                    ("STRENGTHEN", f"stated again in {_said(claim)}", claim.recorded_at)
+                )
+            same.audience &= claim.audience
+            continue
+        if attribute.single:
+            for other in [f for k, f in open_.items() if k[:2] == key[:2]]:
+                close(other, claim, "replaced by a new value")
+        opposite = open_.get((claim.subject, OPPOSITES.get(claim.attribute, ""), claim.value_key))
+        if opposite is not None:
+            close(opposite, claim, "contradicted")
+        new = _Building(claim, [claim.episode_id], claim.audience)
+        new.events.append(("ADD", f"said in {_said(claim)}", claim.recorded_at))
+        open_[key] = new
+        built.append(new)
+    facts = sorted((b.fact() for b in built), key=lambda f: (-f.priority, f.valid_from, f.id))
+    return facts, {b.opened_by.id: tuple(b.events) for b in built}
+
+
+@dataclass(frozen=True)
+class FactView:
+    """The facts one set of people sees, with their histories and vectors."""
+
+    facts: tuple[Fact, ...]
+    history: Mapping[int, tuple[Event, ...]]
+    statement_vectors: npt.NDArray[np.float32]  # one row per fact, in `facts` order
+    own_vectors: npt.NDArray[np.float32]  # the fact in its subject's words
+
+    @classmethod
+    def of(cls, claims: Sequence[StoredClaim], store: ClaimStore, namespace: str) -> FactView:
+        facts, history = fold(claims)
+        vectors = store.claim_vectors(namespace, [f.id for f in facts])
+        dim = next(iter(vectors.values()))[0].shape[0] if vectors else 0
+        statement = np.zeros((len(facts), dim), dtype=np.float32)
+        own = np.zeros((len(facts), dim), dtype=np.float32)
+        for row, fact in enumerate(facts):
+            statement[row], own[row] = vectors[fact.id]
+        return cls(tuple(facts), history, statement, own)
+
+    def select(self, *, subject: str | None = None, current_only: bool = True) -> list[Fact]:
+        return [
+            f
+            for f in self.facts
+            if (subject is None or f.subject == subject) and (f.current or not current_only)
+        ]
+
+    @property
+    def superseded(self) -> frozenset[int]:
+        """Episodes that stated facts, none of which is current any more."""
+        current: dict[int, bool] = {}
+        for fact in self.facts:
+            for source in fact.sources:
+                current[source] = current.get(source, False) or fact.current
+        return frozenset(episode for episode, any_current in current.items() if not any_current)
+
+    def search(
+        self,
+        vector: npt.NDArray[np.float32],
+        k: int,
+        *,
+        current_only: bool = True,
+        asker: str | None = None,
+    ) -> list[tuple[Fact, float]]:
+        """Facts most similar to the vector, with their cosine; the asker's own facts are
+        compared as the asker would state them too (the better cosine counts)."""
+        rows = [i for i, f in enumerate(self.facts) if f.current or not current_only]
+        if not rows or self.statement_vectors.shape[1] != vector.shape[0]:
+            return []
+        query = vector.astype(np.float32)
+        scores = self.statement_vectors[rows] @ query
+        mine = np.array([self.facts[i].subject == asker for i in rows])
+        scores = np.where(mine, np.maximum(scores, self.own_vectors[rows] @ query), scores)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [(self.facts[rows[i]], float(scores[i])) for i in order]
+
+
+class FactViews:
+    """Views of one namespace's facts, cached per set of viewers until the claims change."""
+
+    def __init__(self, store: ClaimStore, namespace: str, size: int = 32) -> None:
+        self.store, self.namespace, self.size = store, namespace, size
+        self._cache: OrderedDict[frozenset[str] | None, tuple[int, FactView]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def view(self, participants: Sequence[str] | None) -> FactView:
+        """What these participants see (None: every claim, for administration)."""
+        key = None if participants is None else frozenset(participants)
+        version = self.store.claims_version(self.namespace)
+        with self._lock:
+            cached = self._cache.get(key)
+            if cached is not None and cached[0] == version:
+                self._cache.move_to_end(key)
+                return cached[1]
+        claims = self.store.claims(self.namespace, participants=participants)
+        view = FactView.of(claims, self.store, self.namespace)
+        with self._lock:
+            self._cache[key] = (version, view)
+            self._cache.move_to_end(key)
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        return view

@@ -1,0 +1,250 @@
+"""Forgetting: a deleted or redacted memory takes with it everything made from it.
+
+- deleting an episode deletes its claims (so the facts it alone stated, and its part of
+  the others), rewrites the diary entries that summarised it, and deletes the assistant
+  replies made from it (`Message.derived_from`);
+- redacting an episode (a sentence cut on request) keeps only the claims its new text
+  still states, rewrites the diary the same way and deletes the replies made from it;
+- a request to forget ("forget my address", "forget what I said about Tom", "forget
+  everything about me") forgets the requester's facts it names, as the participants it
+  was made before see them: their claims are deleted and the sentences that stated them
+  are cut from the requester's own messages (a message left empty is deleted), and the
+  assistant's sentences that repeated them are cut too. A request said in a conversation
+  reaches only what was said before it.
+
+The history keeps that something was forgotten, never what.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from kuzya import diary
+from kuzya.embed.base import Embedder
+from kuzya.errors import NotFound
+from kuzya.facts import rules
+from kuzya.facts.claims import DIGEST, value_key
+from kuzya.facts.schema import Forget
+from kuzya.facts.view import FactViews, fold
+from kuzya.model import Episode, Message, is_assistant
+from kuzya.store.base import NewEpisode, Store, StoredClaim
+from kuzya.text import terms
+
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    facts: int
+    redacted: int  # messages with sentences cut out
+    deleted: int  # messages that had nothing else to say, and replies made from them
+
+
+def _before(claim_or_episode: StoredClaim | Episode, request: Episode | None) -> bool:
+    if request is None:
+        return True
+    said = claim_or_episode.said_at
+    own = (
+        claim_or_episode.episode_id
+        if isinstance(claim_or_episode, StoredClaim)
+        else (claim_or_episode.id)
+    )
+    return (said, own) < (request.said_at, request.id)
+
+
+class Eraser:
+    """Deletes and redacts episodes of one namespace with everything made from them."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        namespace: str,
+        facts: FactViews,
+        analyse: Callable[[Message], NewEpisode],
+    ) -> None:
+        self.store, self.embedder, self.namespace = store, embedder, namespace
+        self.facts, self.analyse = facts, analyse
+
+    def delete(self, ids: Sequence[int], actor: str | None) -> int:
+        """Delete the episodes (each must exist) and what was made from them; returns how
+        many episodes went, replies included."""
+        for episode_id in ids:
+            self.store.get_episode(self.namespace, episode_id)  # NotFound before any change
+        gone: list[int] = []
+        queue = list(ids)
+        while queue:
+            episode_id = queue.pop(0)
+            if episode_id in gone:
+                continue
+            queue.extend(self.store.derived_from(self.namespace, [episode_id]))
+            try:
+                self.store.delete_episode(self.namespace, episode_id, actor)
+            except NotFound:
+                continue  # a reply deleted meanwhile by another process
+            gone.append(episode_id)
+        diary.rebuild(self.store, self.namespace, self.embedder, gone)
+        return len(gone)
+
+    def redact(self, episode: Episode, text: str, actor: str | None) -> int:
+        """Replace the episode's text with `text` (what is left of it); returns how many
+        replies made from it were deleted."""
+        left = set(terms(text))
+        stale = [
+            c.id
+            for c in self.store.claims(self.namespace, participants=None, episodes=[episode.id])
+            if not set(value_key(c.value).split()) <= left
+        ]
+        self.store.forget_claims(self.namespace, stale, "forgotten on request", actor)
+        message = Message(
+            text=text,
+            speaker=episode.speaker,
+            conversation=episode.conversation,
+            participants=tuple(episode.audience),
+            time=episode.said_at,
+            attachments=episode.attachments,
+            metadata=episode.metadata,
+        )
+        self.store.redact_episode(self.namespace, episode.id, self.analyse(message), actor)
+        replies = self.store.derived_from(self.namespace, [episode.id])
+        deleted = self.delete(replies, actor) if replies else 0
+        diary.rebuild(self.store, self.namespace, self.embedder, [episode.id])
+        return deleted
+
+    # -- requests ------------------------------------------------------------------------
+
+    def forget(
+        self,
+        request: Forget,
+        scope: Sequence[str],
+        actor: str | None,
+        said_in: Episode | None = None,
+    ) -> Forgotten:
+        """Carry out a request to forget, over what the participants of `scope` may see
+        (and, for a request said in a message, what was said before it)."""
+        if request.previous:
+            return self._forget_previous(request, scope, actor, said_in)
+        seen = self.store.claims(self.namespace, participants=scope)
+        pending = self._pending(request.subject, scope, said_in)
+        claims = [c for c in (*seen, *pending) if _before(c, said_in)]
+        facts, _ = fold(claims)
+        about = set(terms(request.about or ""))
+        targets = [
+            f
+            for f in facts
+            if f.subject == request.subject
+            and (request.attribute is None or f.attribute == request.attribute)
+            and (not about or about & set(terms(f"{f.value} {f.statement}")))
+        ]
+        keys = {(f.subject, f.attribute, value_key(f.value)) for f in targets}
+        chosen = [c for c in claims if (c.subject, c.attribute, c.value_key) in keys]
+        reason = f"forget requested by {request.subject}"
+        self.store.forget_claims(self.namespace, [c.id for c in chosen if c.id > 0], reason, actor)
+        words = [set(terms(c.value)) for c in chosen] + ([about] if about else [])
+        episodes = {c.episode_id for c in chosen}
+        if about:
+            episodes.update(self.store.matching(self.namespace, sorted(about), scope))
+        own = [
+            e
+            for e in self.store.fetch(self.namespace, sorted(episodes), scope)
+            if e.speaker == request.subject and _before(e, said_in)
+        ]
+        redacted, deleted = self._cut(own, words, keys, actor)
+        more_redacted, more_deleted = self._cut(self._replies(words, scope), words, keys, actor)
+        return Forgotten(len(targets), redacted + more_redacted, deleted + more_deleted)
+
+    def _pending(
+        self, subject: str, scope: Sequence[str], said_in: Episode | None
+    ) -> list[StoredClaim]:
+        """Rule claims of the subject's messages that sleep has not read yet (negative
+        ids: they are not stored)."""
+        found: list[StoredClaim] = []
+        after = self.store.job_position(self.namespace, DIGEST)
+        present = set(scope)
+        while batch := self.store.episodes_after(self.namespace, after, BATCH):
+            after = batch[-1].id
+            for episode in batch:
+                if (
+                    episode.speaker != subject
+                    or is_assistant(episode)
+                    or not present <= episode.audience
+                    or not _before(episode, said_in)
+                ):
+                    continue
+                for claim in rules.claims(episode.text, episode.speaker):
+                    found.append(
+                        StoredClaim(
+                            -len(found) - 1, episode.id, claim.subject, claim.attribute,
+                            claim.value, value_key(claim.value), claim.negated,
+                            claim.statement(), episode.said_at, episode.audience, "rules",
+                            episode.stored_at,
+                        )
+                    )  # fmt: skip
+        return found
+
+    def _replies(self, words: Sequence[set[str]], scope: Sequence[str]) -> list[Episode]:
+        """The assistant's replies the scope may see that repeat any of the words."""
+        ids: set[int] = set()
+        for group in words:
+            if group:
+                ids.update(self.store.matching(self.namespace, sorted(group), scope))
+        return [e for e in self.store.fetch(self.namespace, sorted(ids), scope) if is_assistant(e)]
+
+    def _cut(
+        self,
+        episodes: Sequence[Episode],
+        words: Sequence[set[str]],
+        keys: set[tuple[str, str, str]],
+        actor: str | None,
+    ) -> tuple[int, int]:
+        """Cut from each episode the sentences that mention any of the word groups or
+        state a forgotten claim; returns (redacted, deleted)."""
+        redacted = deleted = 0
+        for episode in episodes:
+            sentences = [s for s in _SENTENCE.split(episode.text) if s.strip()]
+            kept = [s for s in sentences if not self._states(s, episode.speaker, words, keys)]
+            try:
+                if not kept:
+                    deleted += self.delete([episode.id], actor)
+                elif len(kept) < len(sentences):
+                    deleted += self.redact(episode, " ".join(kept), actor)
+                    redacted += 1
+            except NotFound:
+                continue  # gone with an earlier one (a reply made from it)
+        return redacted, deleted
+
+    @staticmethod
+    def _states(
+        sentence: str, speaker: str, words: Sequence[set[str]], keys: set[tuple[str, str, str]]
+    ) -> bool:
+        said = set(terms(sentence))
+        if any(group and group <= said for group in words):
+            return True
+        return any(
+            (c.subject, c.attribute, value_key(c.value)) in keys
+            for c in rules.claims(sentence, speaker)
+        )
+
+    def _forget_previous(
+        self, request: Forget, scope: Sequence[str], actor: str | None, said_in: Episode | None
+    ) -> Forgotten:
+        """ "Forget that": the requester's message before the request, in its conversation."""
+        if said_in is None:
+            return Forgotten(0, 0, 0)
+        turns = self.store.recent_turns(
+            self.namespace, said_in.conversation, scope, said_in.position + 1
+        )
+        earlier = [
+            t for t in turns if t.speaker == request.subject and t.position < said_in.position
+        ]
+        if not earlier:
+            return Forgotten(0, 0, 0)
+        return Forgotten(0, 0, self.delete([earlier[-1].id], actor))
+
+
+def stored_request(message: Message, request: Forget) -> Message:
+    """What is stored of a request to forget: the message without the things to forget."""
+    return replace(message, text=request.said or message.text)
