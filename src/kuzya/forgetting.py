@@ -152,6 +152,8 @@ class Eraser:
             for e in self.store.fetch(self.namespace, sorted(episodes), scope)
             if e.speaker == request.subject and _before(e, said_in)
         ]
+        if said_in is not None:  # the request itself keeps none of it either
+            own.extend(self.store.fetch(self.namespace, [said_in.id], scope))
         redacted, deleted = self._cut(own, words, keys, actor)
         more_redacted, more_deleted = self._cut(self._replies(words, scope), words, keys, actor)
         return Forgotten(len(targets), redacted + more_redacted, deleted + more_deleted)

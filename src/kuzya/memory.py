@@ -468,7 +468,9 @@ class Memory:
         """Consolidate what was remembered since the last sleep: facts, forget requests,
         diary, names found by the NER model (if any), entity merge and split, decay and
         pruning, compression of old entries."""
-        sleeper = Sleeper(self.store, self.embedder, self.namespace, self.llm, self.ner)
+        sleeper = Sleeper(
+            self.store, self.embedder, self.namespace, self.eraser, self.llm, self.ner
+        )
         return sleeper.run(validate.moment(now, "now"))
 
     def start_worker(self, *, every: int = 50, idle_seconds: float = 30.0) -> SleepWorker:
