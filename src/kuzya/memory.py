@@ -76,7 +76,7 @@ class Memory:
         self.worker: SleepWorker | None = None
         store.bind_embedder(embedder.name, embedder.dim)
         self.views = FactViews(store, self.namespace)  # facts as each set of people sees them
-        self.eraser = Eraser(store, embedder, self.namespace, self.views, self._analyse)
+        self.eraser = Eraser(store, embedder, self.namespace, self._analyse)
 
     @classmethod
     def open(
