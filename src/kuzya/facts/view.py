@@ -71,19 +71,21 @@ def _said(claim: StoredClaim) -> str:
 def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, tuple[Event, ...]]]:
     """The facts the claims make, most important first, and each fact's history."""
     built: list[_Building] = []
-    open_: dict[tuple[str, str, str], _Building] = {}
+    # open facts by (subject, attribute), then by value key
+    open_: dict[tuple[str, str], dict[str, _Building]] = {}
 
     def close(fact: _Building, by: StoredClaim, reason: str) -> None:
         fact.valid_to, fact.ended_by = by.said_at, by.episode_id
         fact.events.append(("CLOSE", f"{reason} in {_said(by)}", by.recorded_at))
-        open_.pop((fact.opened_by.subject, fact.opened_by.attribute, fact.opened_by.value_key))
+        opened = fact.opened_by
+        del open_[(opened.subject, opened.attribute)][opened.value_key]
 
     for claim in sorted(claims, key=lambda c: (c.said_at, c.episode_id, c.id)):
         attribute = ATTRIBUTES.get(claim.attribute)
         if attribute is None:
             continue
-        key = (claim.subject, claim.attribute, claim.value_key)
-        same = open_.get(key)
+        values = open_.setdefault((claim.subject, claim.attribute), {})
+        same = values.get(claim.value_key)
         if claim.negated:
             if same is not None:
                 close(same, claim, "no longer true, said")
@@ -97,14 +99,14 @@ def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, tuple[Eve
             same.audience &= claim.audience
             continue
         if attribute.single:
-            for other in [f for k, f in open_.items() if k[:2] == key[:2]]:
+            for other in list(values.values()):
                 close(other, claim, "replaced by a new value")
-        opposite = open_.get((claim.subject, OPPOSITES.get(claim.attribute, ""), claim.value_key))
-        if opposite is not None:
-            close(opposite, claim, "contradicted")
+        opposites = open_.get((claim.subject, OPPOSITES.get(claim.attribute, "")), {})
+        if claim.value_key in opposites:
+            close(opposites[claim.value_key], claim, "contradicted")
         new = _Building(claim, [claim.episode_id], claim.audience)
         new.events.append(("ADD", f"said in {_said(claim)}", claim.recorded_at))
-        open_[key] = new
+        values[claim.value_key] = new
         built.append(new)
     facts = sorted((b.fact() for b in built), key=lambda f: (-f.priority, f.valid_from, f.id))
     return facts, {b.opened_by.id: tuple(b.events) for b in built}
