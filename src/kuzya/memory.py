@@ -417,7 +417,7 @@ class Memory:
         present = None if participants is None else validate.names(participants, "participants")
         number = validate.memory_id(fact_id)
         events = [
-            *self.views.view(present).history.get(number, ()),
+            *self.views.view(present).history(number),
             *self.store.forgotten(self.namespace, number, present),
         ]
         if not events:
