@@ -245,3 +245,19 @@ def test_privacy_holds_in_the_prompt(memory: Memory) -> None:
     )
     assert all("9000" not in m.content for m in llm.calls[0].messages)
     assistant.close()
+
+
+def test_with_several_present_the_speaker_must_be_named_and_present(memory: Memory) -> None:
+    memory.remember("I live in Lisbon.", speaker="ana", participants=["ana", "bo"], time=NOW)
+    memory.remember("I live in Porto.", speaker="bo", participants=["ana", "bo"], time=NOW)
+    memory.sleep(now=NOW)
+    assistant = Assistant(memory, None)
+    with pytest.raises(InvalidInput, match="speaker"):
+        assistant.reply("Forget everything about me.", conversation="g", participants=["ana", "bo"])
+    with pytest.raises(InvalidInput, match="not among"):
+        assistant.reply("Hi", conversation="g", participants=["ana", "bo"], speaker="cy")
+    assistant.reply(
+        "Forget everything about me.", conversation="g", participants=["ana", "bo"], speaker="bo"
+    )
+    assistant.close()
+    assert [f.subject for f in memory.facts(participants=["ana", "bo"])] == ["ana"]
