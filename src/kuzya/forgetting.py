@@ -92,16 +92,8 @@ class Eraser:
             if not set(value_key(c.value).split()) <= left
         ]
         self.store.forget_claims(self.namespace, stale, "forgotten on request", actor)
-        message = Message(
-            text=text,
-            speaker=episode.speaker,
-            conversation=episode.conversation,
-            participants=tuple(episode.audience),
-            time=episode.said_at,
-            attachments=episode.attachments,
-            metadata=episode.metadata,
-        )
-        self.store.redact_episode(self.namespace, episode.id, self.analyse(message), actor)
+        new = self.analyse(episode.retold(text))
+        self.store.redact_episode(self.namespace, episode.id, new, actor)
         replies = self.store.derived_from(self.namespace, [episode.id])
         deleted = self.delete(replies, actor) if replies else 0
         diary.rebuild(self.store, self.namespace, self.embedder, [episode.id])

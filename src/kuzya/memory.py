@@ -319,15 +319,7 @@ class Memory:
         it) and the diary entries that summarised it."""
         who = validate.actor(actor)
         episode = self.get(memory_id)
-        message = Message(
-            text=validate.text(text),
-            speaker=episode.speaker,
-            conversation=episode.conversation,
-            participants=tuple(episode.audience),
-            time=episode.said_at,
-            attachments=episode.attachments,
-            metadata=episode.metadata,
-        )
+        message = episode.retold(validate.text(text))
         old = self.store.claims(self.namespace, participants=None, episodes=[episode.id])
         self.store.forget_claims(
             self.namespace, [c.id for c in old], f"memory {episode.id} was updated", who
