@@ -211,6 +211,17 @@ def test_forget_request_is_applied_before_recall(memory: Memory) -> None:
     assistant.close()
 
 
+def test_forget_that_in_a_reply_does_not_forget_everything(memory: Memory) -> None:
+    memory.remember(
+        "My address is 12 Oak Street.", speaker="ana", time=datetime(2026, 3, 1, tzinfo=UTC)
+    )
+    memory.sleep(now=datetime(2026, 3, 1, tzinfo=UTC))
+    assistant = Assistant(memory, ScriptedLLM(["Done."]))
+    assistant.reply("Please forget that.", conversation="c", participants=["ana"], now=NOW)
+    assistant.close()
+    assert [f.attribute for f in memory.facts(subject="ana")] == ["address"]
+
+
 def test_model_failure_is_raised_and_nothing_is_half_written(memory: Memory) -> None:
     assistant = Assistant(memory, ScriptedLLM([]))
     with pytest.raises(LLMError):

@@ -76,6 +76,14 @@ def test_forget_my_address_retires_the_fact_and_its_words(memory: Memory) -> Non
     assert any(h.event == "FORGET" for e in memory.get_all() for h in memory.history(e.id))
 
 
+def test_forget_that_does_not_forget_everything(memory: Memory) -> None:
+    memory.remember("My address is 12 Oak Street. I love pizza.", speaker="ana", time=day(0))
+    memory.sleep(now=day(0))
+    memory.remember("Please forget that.", speaker="ana", time=day(1))
+    memory.sleep(now=day(1))
+    assert {f.attribute for f in memory.facts(subject="ana")} == {"address", "likes"}
+
+
 def test_forget_only_touches_the_requesters_own_words(memory: Memory) -> None:
     memory.remember("Tom lent me his car.", speaker="ana", participants=["ana", "bo"], time=day(0))
     memory.remember("Tom is my cousin.", speaker="bo", participants=["ana", "bo"], time=day(0))

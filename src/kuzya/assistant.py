@@ -150,7 +150,9 @@ class Assistant:
         started = time.perf_counter()
         self.flush()  # the previous turn is in memory before this one is answered
         request = rules.forget_request(text, who)
-        if request is not None:  # forgetting does not wait for sleep
+        # forgetting does not wait for sleep; "forget that" (the previous message) is not
+        # forgetting everything
+        if request is not None and not request.previous:
             self.memory.forget(
                 who,
                 attribute=request.attribute,

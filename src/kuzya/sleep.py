@@ -121,7 +121,7 @@ class Sleeper:
         forgotten = 0
         for episode in chunk:
             request = rules.forget_request(episode.text, episode.speaker)
-            if request is not None:
+            if request is not None and not request.previous:  # "forget that" is not everything
                 done = forget(
                     self.store, self.namespace, request, [episode.speaker], None, self.rewrite
                 )
