@@ -221,6 +221,6 @@ def forget_request(text: str, speaker: str) -> Forget | None:
     """A request to forget something about the speaker, or None if the text is not one.
     Requests are read by `forget_rules`; a fact stated in one ("forget that I live in
     Lisbon") by `claims`."""
-    if not forget_rules.VERBS.search(text):  # most messages: no word of forgetting
+    if not forget_rules.may_ask(text):
         return None
     return forget_rules.request(text, _sentences(text), speaker, claims)
