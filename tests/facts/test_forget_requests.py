@@ -85,6 +85,11 @@ ENGLISH: list[tuple[str, str, Expected]] = [
         ("lives_in", "Porto", False),
     ),
     ("where-from", "Please forget where I'm from.", ("from", None, False)),
+    ("brother-leo", "Forget my brother Leo.", ("family", "brother Leo", False)),
+    ("storing-data", "Stop storing my data.", EVERYTHING),
+    ("i-said-that", "Forget I said that.", PREVIOUS),
+    ("dont-save-email", "Don't save my email address.", ("email", None, False)),
+    ("rather-forgot", "I'd rather you forgot my address.", ("address", None, False)),
 ]
 
 RUSSIAN: list[tuple[str, str, Expected]] = [
@@ -129,6 +134,14 @@ RUSSIAN: list[tuple[str, str, Expected]] = [
     ("ru-would-not-want", "Я бы не хотела, чтобы ты помнила мой возраст.", ("age", None, False)),
     ("ru-last-message", "Сотри последнее сообщение.", PREVIOUS),
     ("ru-then-statement", "Забудь мой адрес, я переехал.", ("address", None, False)),
+    ("ru-sister-masha", "Забудь про мою сестру Машу.", (None, "Машу", False)),
+    ("ru-this-from-memory", "Сотри это из памяти.", PREVIOUS),
+    ("ru-dont-that-kazan", "Не запоминай, что я живу в Казани.", ("lives_in", "Казани", False)),
+    ("ru-about-plans", "Забудь о моих планах.", ("plan", None, False)),
+    ("ru-address-from-memory", "Пожалуйста, удали мой адрес из памяти.", ("address", None, False)),
+    ("ru-my-data", "Удали мои данные.", EVERYTHING),
+    ("ru-may-not", "Можешь не запоминать мой адрес.", ("address", None, False)),
+    ("ru-dont-write", "Не записывай это.", PREVIOUS),
 ]
 
 NOT_REQUESTS = [
@@ -174,6 +187,15 @@ NOT_REQUESTS = [
     "Don't erase that.",
     "I'd rather you didn't tell anyone.",
     "Did you keep my address?",
+    "Forget Tom, I never liked him.",
+    "Forget my address? No way.",
+    "Would you forget me?",
+    "Stop tracking my location.",
+    "It's easy to get lost and forget that.",
+    "He is easy to forget.",
+    "They want you to forget my address.",
+    "I want to forget my ex.",
+    "Delete this photo.",
     "Забыл ключи дома.",
     "Не забудь купить молоко.",
     "Удали старые фото с телефона.",
@@ -205,6 +227,11 @@ NOT_REQUESTS = [
     "Ты не забудешь мой адрес?",
     "Не удаляй мой адрес.",
     "Не стирай это.",
+    "Забудь Машу, я с ней больше не общаюсь.",
+    "Удалить мой адрес?",
+    "Забудь меня.",
+    "Удали это фото.",
+    "Мне легко забыть про это.",
 ]
 
 SAID = [

@@ -58,7 +58,7 @@ class _Language:
     """How one language asks to forget, and how it names what is to be forgotten."""
 
     clause: re.Pattern[str]  # where a later request may begin: ", "; group `joined`: " and "
-    head: re.Pattern[str]  # the request's opening; group `verb` for an imperative
+    head: re.Pattern[str]  # the opening; groups `verb` (an imperative), `asked` ("can you")
     weak: frozenset[str]  # verbs that need a word of memory: "drop", "убери"
     idioms: frozenset[str]  # "forget it": never mind, unless memory is named
     filler: re.Pattern[str]  # "please", "from your memory", before the object
@@ -73,7 +73,7 @@ class _Language:
     about: re.Pattern[str]  # group `about`; group `ref` when memory is named
     own: re.Pattern[str]  # a thing named as the speaker's: "my ...", "where I ..."
     that: re.Pattern[str]  # group `fact`: a stated fact
-    mine: re.Pattern[str]  # group `rel`: "my sister"
+    mine: re.Pattern[str]  # groups `rel` and `name`: "my sister", "my brother Leo"
     relation: Callable[[str], tuple[str, str, bool] | None]
     not_names: frozenset[str]
 
@@ -99,15 +99,18 @@ _EN_MEMORY = (
     r"from (?:your |the |my )?(?:memory|memories|records?|database|notes|profile|files|mind"
     r"|brain|head|system)|out of (?:your )?(?:memory|mind|head)"
 )
-_EN_KEEP = r"(?:remember|keep|store|save|memori[sz]e|record|write down|note down|log|track)(?:ing)?"
+_EN_KEEP = (
+    r"(?:remember(?:ing)?|keep(?:ing)?|stor(?:e|ing)|sav(?:e|ing)|memori[sz](?:e|ing)|record(?:ing)?"
+    r"|writ(?:e|ing)\s+down|not(?:e|ing)\s+down)"
+)
 _EN_MY = r"(?:(?:my|the)\s+(?:(?:old|previous|former|current|new|home|work|personal)\s+)?)"
 
 _EN = _Language(
     clause=re.compile(r"\s*[,;]\s*|\s+[-–—]\s+|(?P<joined>\s+(?=(?:and|but|then|also)\s))", re.I),
     head=re.compile(
         r"(?:(?:hey|hi|ok|okay|so|and|but|also|now|then|oh|ah|well|actually|seriously|please"
-        r"|pls|plz|kindly|just|kuzya|yeah|yes|no|sorry|btw|wait|hmm|um)[\s,]+)*(?:(?:can|could"
-        r"|would|will)\s+you\s+|i\s+(?:want|need|ask|beg)\s+you\s+to\s+|i(?:'d|\s+would)\s+"
+        r"|pls|plz|kindly|just|kuzya|yeah|yes|no|sorry|btw|wait|hmm|um)[\s,]+)*(?:(?P<asked>can"
+        r"|could|would|will)\s+you\s+|i\s+(?:want|need|ask|beg)\s+you\s+to\s+|i(?:'d|\s+would)\s+"
         r"(?:like|love|want)\s+you\s+to\s+|i(?:'m|\s+am)\s+asking\s+you\s+to\s+|i(?:'d|\s+would)?"
         r"\s+appreciate\s+(?:it\s+)?if\s+you\s+(?:would\s+|could\s+|can\s+)?)?(?:(?:please|pls"
         r"|plz|kindly|just)\s+)*(?:(?P<verb>forget|delete|erase|remove|wipe(?:\s+out)?|scrub"
@@ -131,7 +134,8 @@ _EN = _Language(
         r"(?:rmation)?|detail|last\s+(?:part|bit|message|one)))?|(?:my\s+)?(?:last|previous)"
         r"\s+message|the\s+last\s+thing\s+i\s+(?:said|told\s+you|wrote)|(?:what|everything|all)"
         r"\s+i(?:'ve|\s+have)?\s+just\s+(?:said|told\s+you|written|wrote|mentioned)|what\s+i\s+"
-        r"(?:said|told\s+you|wrote|mentioned)(?:\s+(?:just\s+now|a\s+moment\s+ago))?",
+        r"(?:said|told\s+you|wrote|mentioned)(?:\s+(?:just\s+now|a\s+moment\s+ago))?|(?:that\s+)?i"
+        r"\s+(?:ever\s+)?(?:said|mentioned|told\s+you)\s+(?:that|this|it|anything)",
         re.I,
     ),
     person=re.compile(r"(?:about\s+)?(?:him|her|them)", re.I),
@@ -140,7 +144,7 @@ _EN = _Language(
         r"|remember|stored|saved|learned|collected)(?:\s+(?:about|on)\s+me)?|(?:that\s+)?i(?:\s+"
         r"have|'ve)?\s+(?:ever\s+)?(?:told\s+you|said(?:\s+to\s+you)?|shared(?:\s+with\s+you)?"
         r"|mentioned)))?|(?:all\s+(?:of\s+)?)?(?:my\s+(?:personal\s+)?(?:data|info(?:rmation)?"
-        r"|details|profile|memories|facts)|about\s+me|me)",
+        r"|details|profile|memories|facts)|about\s+me)",
         re.I,
     ),
     targets=_targets(
@@ -183,7 +187,9 @@ _EN = _Language(
     ),
     own=re.compile(r"(?:my|where|what|how|when)\b", re.I),
     that=re.compile(r"(?:that\s+)?(?P<fact>(?:i|i'm|i've|my)\b.+)", re.I),
-    mine=re.compile(r"(?:my|our)\s+(?P<rel>[\w-]+(?:\s+[\w-]+)?)", re.I),
+    mine=re.compile(
+        r"(?:my|our)\s+(?P<rel>[\w-]+(?:\s+[\w-]+)??)(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?", re.I
+    ),
     relation=rules_en.relation,
     not_names=rules_en.NOT_NAMES,
 )
@@ -202,8 +208,8 @@ _RU = _Language(
     ),
     head=re.compile(
         r"(?:(?:пожалуйста|слушай|слушайте|кузя|и|а|но|ну|теперь|так|ладно|короче|просто|тогда"
-        r"|также|ещё|еще|кстати|да|нет|ой|знаешь)[\s,]+)*(?:(?:(?:ты\s+)?(?:можешь|можете"
-        r"|сможешь)(?:\s+ли)?|(?:не\s+)?(?:мог|могла|могли)\s+бы(?:\s+ты|\s+вы)?|(?:я\s+)?прошу"
+        r"|также|ещё|еще|кстати|да|нет|ой|знаешь)[\s,]+)*(?:(?:(?P<asked>(?:ты\s+)?(?:можешь"
+        r"|можете|сможешь)(?:\s+ли)?|(?:не\s+)?(?:мог|могла|могли)\s+бы(?:\s+ты|\s+вы)?)|(?:я\s+)?прошу"
         r"(?:\s+тебя|\s+вас)?)[\s,]+)?(?:(?:пожалуйста|просто)[\s,]+)*(?:(?P<verb>забудь|забудьте"
         r"|забыть|удали|удалите|удалить|сотри|сотрите|стереть|вычеркни|вычеркните|убери|уберите"
         r"|убрать|выкинь|выкиньте|выбрось|выбросьте)|(?:больше\s+|никогда\s+)?(?:не\s+(?:надо|нужно"
@@ -236,7 +242,7 @@ _RU = _Language(
         r"(?:обо\s+мне\s+|про\s+меня\s+)?(?:знаешь|помнишь|запомнил|запомнила)(?:\s+обо\s+мне|\s+"
         r"про\s+меня)?|что\s+я\s+(?:тебе\s+)?(?:когда-либо\s+)?(?:говорил|говорила|рассказывал"
         r"|рассказывала|сказал|сказала)))?|(?:всю\s+)?(?:информацию|инфу|данные)\s+(?:обо\s+мне"
-        r"|про\s+меня)|мои\s+данные|обо\s+мне|про\s+меня|меня",
+        r"|про\s+меня)|мои\s+данные|обо\s+мне|про\s+меня",
         re.I,
     ),
     targets=_targets(
@@ -272,7 +278,9 @@ _RU = _Language(
     ),
     own=re.compile(r"(?:мо\w+|где|что|как|когда|откуда|кем|сколько|на\s+что)(?!\w)", re.I),
     that=re.compile(r"(?:то,?\s+)?что\s+(?P<fact>.+)", re.I),
-    mine=re.compile(r"(?:мо\w+|нашу|нашего)\s+(?P<rel>[\w-]+)", re.I),
+    mine=re.compile(
+        r"(?:мо\w+|нашу|нашего|нашей)\s+(?P<rel>[\w-]+)(?:\s+(?P<name>(?-i:[А-ЯЁ][а-яё]+)))?", re.I
+    ),
     relation=rules_ru.relation,
     not_names=rules_ru.NOT_NAMES,
 )
@@ -299,14 +307,17 @@ def _heads(language: _Language, sentence: str) -> list[tuple[int, re.Match[str]]
         ),
     ]:
         head = language.head.match(sentence, at)
-        if head and (heads or not joined) and not _guarded(language, sentence, begin):
+        if head and (heads or not joined) and not _guarded(language, sentence, begin, head):
             heads.append((begin, head))
     return heads
 
 
-def _guarded(language: _Language, sentence: str, begin: int) -> bool:
-    """Whether what comes before a request makes it none: "if ...", "she said, ...", but
-    not "if you don't mind, ..."."""
+def _guarded(language: _Language, sentence: str, begin: int, head: re.Match[str]) -> bool:
+    """Whether the sentence makes a request none: a question not put as a request ("forget
+    my address?" but not "can you forget my address?"), or a hypothetical or a report
+    before it ("if ...", "she said, ...", but not "if you don't mind, ...")."""
+    if sentence.rstrip(" \"'»”)").endswith("?") and not head.group("asked"):
+        return True
     return (
         bool(begin)
         and not language.filler.fullmatch(sentence, 0, begin)
@@ -370,8 +381,9 @@ def _read(
     start = head.end()
     if lead := language.filler.match(sentence, start, end):
         start = lead.end()
-    if moved_on := language.moves_on.search(sentence, start, end):
+    if moved_on := language.moves_on.search(sentence, start, end):  # "my address, I moved"
         end = moved_on.start()
+    alone = moved_on is None
     remembered = bool(language.memory.search(sentence, head.end(), end))
     verb = (head.group("verb") or "").split()[0].lower() if head.group("verb") else ""
     if verb in language.weak and not remembered:
@@ -392,11 +404,11 @@ def _read(
     if attribute := _attribute(language, what):
         return _Reading(_forget(speaker, attribute))
     if match := language.about.fullmatch(sentence, start, end):
-        return _about(language, match, speaker)
+        return _about(language, match, speaker, alone)
     match = language.that.fullmatch(sentence, start, end)
     if match and (stated := statements(match.group("fact"), speaker)):
         return _Reading(_forget(speaker, stated[0].attribute, stated[0].value), match.span("fact"))
-    return _thing(language, sentence, start, end, speaker)
+    return _thing(language, sentence, start, end, speaker, alone)
 
 
 def _forget(
@@ -409,7 +421,7 @@ def _attribute(language: _Language, what: str) -> str | None:
     return next((name for pattern, name in language.targets if pattern.fullmatch(what)), None)
 
 
-def _about(language: _Language, match: re.Match[str], speaker: str) -> _Reading | None:
+def _about(language: _Language, match: re.Match[str], speaker: str, alone: bool) -> _Reading | None:
     """'what I said about Tom', 'всё про Машу'; a bare 'forget about X' needs X to be the
     speaker's own ("about my job") or a name ("forget about Tom", not "about the meeting")."""
     thing = match.group("about")
@@ -424,18 +436,22 @@ def _about(language: _Language, match: re.Match[str], speaker: str) -> _Reading 
     start, end = match.span("about")
     if match.group("ref"):
         if mine := language.mine.fullmatch(match.string, start, end):
-            start = mine.start("rel")
+            start, end = mine.span("name") if mine.group("name") else mine.span("rel")
         return _Reading(_forget(speaker, None, match.string[start:end]), (start, end))
-    return _thing(language, match.string, start, end, speaker)
+    return _thing(language, match.string, start, end, speaker, alone)
 
 
 def _thing(
-    language: _Language, sentence: str, start: int, end: int, speaker: str
+    language: _Language, sentence: str, start: int, end: int, speaker: str, alone: bool
 ) -> _Reading | None:
-    """'my sister', 'Tom': someone the speaker spoke of."""
+    """'my sister', 'my brother Leo' (Leo), 'Tom': someone the speaker spoke of, if the
+    request says no more ("forget Tom, I never liked him" may be advice)."""
+    if not alone:
+        return None
     mine = language.mine.fullmatch(sentence, start, end)
     if mine and language.relation(mine.group("rel")):
-        return _Reading(_forget(speaker, None, mine.group("rel")), mine.span("rel"))
+        who = "name" if mine.group("name") else "rel"
+        return _Reading(_forget(speaker, None, mine.group(who)), mine.span(who))
     name = sentence[start:end]
     if _NAME.fullmatch(name) and all(
         word.lower() not in language.not_names and word.lower() not in STOP_WORDS
