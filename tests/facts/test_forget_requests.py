@@ -144,6 +144,19 @@ RUSSIAN: list[tuple[str, str, Expected]] = [
     ("ru-dont-write", "Не записывай это.", PREVIOUS),
 ]
 
+# Requests the rules miss, each with its cause.
+GAPS: list[tuple[str, str, Expected, str]] = [
+    ("please-forget-it", "Please forget it.", PREVIOUS, "'forget it' is read as 'never mind'"),
+    ("write-that-down", "Don't write that down.", PREVIOUS, "the object splits 'write down'"),
+    ("ru-about-mom", "Забудь о маме.", (None, "маме", False), "bare 'о X' needs a name or 'моей'"),
+    (
+        "ru-dog-name",
+        "Забудь, как зовут мою собаку.",
+        ("pet", None, False),
+        "only the speaker's own name is an attribute phrase",
+    ),
+]
+
 NOT_REQUESTS = [
     "I forgot my keys.",
     "Don't forget my birthday!",
@@ -271,6 +284,17 @@ def test_english_request(text: str, expected: Expected) -> None:
 
 @pytest.mark.parametrize(("text", "expected"), _cases(RUSSIAN))
 def test_russian_request(text: str, expected: Expected) -> None:
+    assert forget_request(text, SPEAKER) == Forget(SPEAKER, *expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(text, expected, id=name, marks=pytest.mark.xfail(strict=True, reason=why))
+        for name, text, expected, why in GAPS
+    ],
+)
+def test_known_gap(text: str, expected: Expected) -> None:
     assert forget_request(text, SPEAKER) == Forget(SPEAKER, *expected)
 
 

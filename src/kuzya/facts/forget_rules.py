@@ -36,7 +36,7 @@ from kuzya.text import STOP_WORDS, stem, tokens
 # Every request has one of these in its lower-cased text (a strong verb, a keeping verb
 # after a negation, a word of memory): most messages are done with after this search. Each
 # alternative starts with a letter, so the search skips ahead quickly.
-_KEEPING = r"\s(?:\w+\s)?(?:rememb|keep|stor|sav|memori|record|writ|note|log|track)"
+_KEEPING = r"\s(?:\w+\s)?(?:rememb|keep|stor|sav|memori|record|writ|note)"
 _HOLDING = r"\s(?:\w+\s)?(?:запомин|храни|сохран|записыв|помни)"
 _MAY_ASK = re.compile(
     r"forget|delet|erase|remov|wipe|scrub|purge|unlearn|you forgot|want you to"
@@ -471,13 +471,8 @@ def _hide(text: str, readings: Sequence[_Reading]) -> str:
         cursor = end
     said.append(text[cursor:])
     words = {stem(word) for r in readings for word in _words(r.request.about or "")}
-    if not words:
-        return "".join(said)
-    return "".join(
-        _WORD.sub(lambda m: "…" if stem(m.group().lower()) in words else m.group(), part)
-        if part != "…"
-        else part
-        for part in said
+    return _WORD.sub(
+        lambda m: "…" if words & {stem(w) for w in tokens(m.group())} else m.group(), "".join(said)
     )
 
 
