@@ -209,6 +209,13 @@ NOT_REQUESTS = [
     "They want you to forget my address.",
     "I want to forget my ex.",
     "Delete this photo.",
+    "Forget Paris, we're going to Rome.",
+    "Forget work, let's go to the beach.",
+    "Forget it, Kuzya.",
+    "I said forget it!",
+    "Forget your worries.",
+    "Don't you remember my birthday?",
+    "Please don't save my seat.",
     "Забыл ключи дома.",
     "Не забудь купить молоко.",
     "Удали старые фото с телефона.",
@@ -245,6 +252,14 @@ NOT_REQUESTS = [
     "Забудь меня.",
     "Удали это фото.",
     "Мне легко забыть про это.",
+    "Удали меня из чата.",
+    "Удали мой номер из чата.",
+    "Забудь.",
+    "Не храни это в себе.",
+    "Сотри улыбку с лица.",
+    "Забудь о своих проблемах.",
+    "Забудь про работу, поехали на море.",
+    "Хочешь, чтобы ты забыл мой адрес?",
 ]
 
 SAID = [
