@@ -86,8 +86,16 @@ def _targets(spec: str, my: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     )
 
 
+def _clauses(joining: str) -> re.Pattern[str]:
+    # a run of spaces is entered at its start only: one try per run, not one per space
+    return re.compile(
+        rf"[,;]\s*|(?<!\s)\s+[-–—]\s+|(?P<joined>(?<!\s)\s+(?=(?:{joining})\s))", re.I
+    )
+
+
 def _fillers(words: str, memory: str, end: str = "") -> re.Pattern[str]:
-    return re.compile(rf"(?:[\s,:;.!?…]+|(?<!\w)(?:{words}|{memory})(?!\w))+{end}", re.I)
+    # one character at a time: a run of spaces has one way to match, not exponentially many
+    return re.compile(rf"(?:[\s,:;.!?…]|(?<!\w)(?:{words}|{memory})(?!\w))+{end}", re.I)
 
 
 _EN_FILLERS = (
@@ -106,7 +114,7 @@ _EN_KEEP = (
 _EN_MY = r"(?:(?:my|the)\s+(?:(?:old|previous|former|current|new|home|work|personal)\s+)?)"
 
 _EN = _Language(
-    clause=re.compile(r"\s*[,;]\s*|\s+[-–—]\s+|(?P<joined>\s+(?=(?:and|but|then|also)\s))", re.I),
+    clause=_clauses("and|but|then|also"),
     head=re.compile(
         r"(?:(?:hey|hi|ok|okay|so|and|but|also|now|then|oh|ah|well|actually|seriously|please"
         r"|pls|plz|kindly|just|kuzya|yeah|yes|no|sorry|btw|wait|hmm|um)[\s,]+)*(?:(?P<asked>can"
@@ -203,9 +211,7 @@ _RU_MEMORY = r"из (?:своей |твоей |моей )?(?:памяти|гол
 _RU_MY = r"(?:мо\w+\s+)?(?:(?:стар|прежн|нов|нынешн|текущ|домашн|рабоч|личн|мобильн)\w*\s+)?"
 
 _RU = _Language(
-    clause=re.compile(
-        r"\s*[,;]\s*|\s+[-–—]\s+|(?P<joined>\s+(?=(?:и|а|но|потом|тогда|также)\s))", re.I
-    ),
+    clause=_clauses("и|а|но|потом|тогда|также"),
     head=re.compile(
         r"(?:(?:пожалуйста|слушай|слушайте|кузя|и|а|но|ну|теперь|так|ладно|короче|просто|тогда"
         r"|также|ещё|еще|кстати|да|нет|ой|знаешь)[\s,]+)*(?:(?:(?P<asked>(?:ты\s+)?(?:можешь"
@@ -285,6 +291,8 @@ _RU = _Language(
     not_names=rules_ru.NOT_NAMES,
 )
 
+_LONGEST = 300  # characters: an object longer than this names nothing the rules know
+_LONGEST_SENTENCE = 1000
 _CYRILLIC = re.compile(r"[а-яё]", re.I)
 _NAME = re.compile(r"(?-i:[A-ZА-ЯЁ][a-zа-яё]+(?:\s+[A-ZА-ЯЁ][a-zа-яё]+)?)")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -297,8 +305,11 @@ def _language(text: str) -> _Language:
 def _heads(language: _Language, sentence: str) -> list[tuple[int, re.Match[str]]]:
     """The requests a sentence makes: where each clause begins, and its opening. A clause
     joined by "and" is a request only after another ("forget X and delete Y", not "it is
-    easy to get lost and forget that")."""
+    easy to get lost and forget that"). A sentence longer than a request ever is makes none.
+    """
     heads: list[tuple[int, re.Match[str]]] = []
+    if len(sentence) > _LONGEST_SENTENCE:
+        return heads
     for begin, at, joined in [
         (0, 0, False),
         *(
@@ -381,8 +392,11 @@ def _read(
     start = head.end()
     if lead := language.filler.match(sentence, start, end):
         start = lead.end()
-    if moved_on := language.moves_on.search(sentence, start, end):  # "my address, I moved"
+    window = min(end, start + _LONGEST)
+    if moved_on := language.moves_on.search(sentence, start, window):  # "my address, I moved"
         end = moved_on.start()
+    elif end > window:
+        return None
     alone = moved_on is None
     remembered = bool(language.memory.search(sentence, head.end(), end))
     verb = (head.group("verb") or "").split()[0].lower() if head.group("verb") else ""
