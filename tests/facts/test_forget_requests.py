@@ -335,3 +335,10 @@ def test_said_keeps_nothing_forgotten(text: str, expected: Expected) -> None:
 def test_a_request_states_no_fact() -> None:
     assert claims("Please forget that I live in Lisbon.", SPEAKER) == []
     assert claims("Забудь, что я живу в Казани.", SPEAKER) == []
+
+
+def test_long_messages_are_read_quickly() -> None:
+    """Patterns that backtracked over a run of spaces or a chain of clauses would take
+    hours here; the request rules read these in well under a second."""
+    assert forget_request("Forget my address" + " " * 2000 + "x", SPEAKER) is None
+    assert forget_request("forget and " * 2000, SPEAKER) is None
