@@ -211,6 +211,18 @@ def test_forget_request_is_applied_before_recall(memory: Memory) -> None:
     assistant.close()
 
 
+def test_forget_that_in_a_reply_forgets_the_previous_message_only(memory: Memory) -> None:
+    when = datetime(2026, 3, 1, tzinfo=UTC)
+    memory.remember("I love pizza.", speaker="ana", conversation="c", time=when)
+    memory.remember("My address is 12 Oak Street.", speaker="ana", conversation="c", time=when)
+    memory.sleep(now=when)
+    assistant = Assistant(memory, ScriptedLLM(["Done."]))
+    assistant.reply("Please forget that.", conversation="c", participants=["ana"], now=NOW)
+    assistant.close()
+    assert [f.attribute for f in memory.facts(subject="ana")] == ["likes"]
+    assert "Oak" not in " ".join(e.text for e in memory.get_all())
+
+
 def test_model_failure_is_raised_and_nothing_is_half_written(memory: Memory) -> None:
     assistant = Assistant(memory, ScriptedLLM([]))
     with pytest.raises(LLMError):
