@@ -211,6 +211,18 @@ def test_forget_request_is_applied_before_recall(memory: Memory) -> None:
     assistant.close()
 
 
+def test_forget_that_in_a_reply_forgets_the_previous_message_only(memory: Memory) -> None:
+    when = datetime(2026, 3, 1, tzinfo=UTC)
+    memory.remember("I love pizza.", speaker="ana", conversation="c", time=when)
+    memory.remember("My address is 12 Oak Street.", speaker="ana", conversation="c", time=when)
+    memory.sleep(now=when)
+    assistant = Assistant(memory, ScriptedLLM(["Done."]))
+    assistant.reply("Please forget that.", conversation="c", participants=["ana"], now=NOW)
+    assistant.close()
+    assert [f.attribute for f in memory.facts(subject="ana")] == ["likes"]
+    assert "Oak" not in " ".join(e.text for e in memory.get_all())
+
+
 def test_model_failure_is_raised_and_nothing_is_half_written(memory: Memory) -> None:
     assistant = Assistant(memory, ScriptedLLM([]))
     with pytest.raises(LLMError):
@@ -245,3 +257,19 @@ def test_privacy_holds_in_the_prompt(memory: Memory) -> None:
     )
     assert all("9000" not in m.content for m in llm.calls[0].messages)
     assistant.close()
+
+
+def test_with_several_present_the_speaker_must_be_named_and_present(memory: Memory) -> None:
+    memory.remember("I live in Lisbon.", speaker="ana", participants=["ana", "bo"], time=NOW)
+    memory.remember("I live in Porto.", speaker="bo", participants=["ana", "bo"], time=NOW)
+    memory.sleep(now=NOW)
+    assistant = Assistant(memory, None)
+    with pytest.raises(InvalidInput, match="speaker"):
+        assistant.reply("Forget everything about me.", conversation="g", participants=["ana", "bo"])
+    with pytest.raises(InvalidInput, match="not among"):
+        assistant.reply("Hi", conversation="g", participants=["ana", "bo"], speaker="cy")
+    assistant.reply(
+        "Forget everything about me.", conversation="g", participants=["ana", "bo"], speaker="bo"
+    )
+    assistant.close()
+    assert [f.subject for f in memory.facts(participants=["ana", "bo"])] == ["ana"]

@@ -76,6 +76,16 @@ def test_forget_my_address_retires_the_fact_and_its_words(memory: Memory) -> Non
     assert any(h.event == "FORGET" for e in memory.get_all() for h in memory.history(e.id))
 
 
+def test_forget_that_forgets_the_previous_message_only(memory: Memory) -> None:
+    memory.remember("I love pizza.", speaker="ana", time=day(0))
+    memory.remember("My address is 12 Oak Street.", speaker="ana", time=day(0) + timedelta(hours=1))
+    memory.sleep(now=day(0))
+    memory.remember("Please forget that.", speaker="ana", time=day(1))
+    memory.sleep(now=day(1))
+    assert {f.attribute for f in memory.facts(subject="ana")} == {"likes"}
+    assert [e.text for e in memory.get_all()] == ["I love pizza.", "Please forget that."]
+
+
 def test_forget_only_touches_the_requesters_own_words(memory: Memory) -> None:
     memory.remember("Tom lent me his car.", speaker="ana", participants=["ana", "bo"], time=day(0))
     memory.remember("Tom is my cousin.", speaker="bo", participants=["ana", "bo"], time=day(0))

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from datetime import datetime
 
 from kuzya import diary
 from kuzya.embed.base import Embedder
@@ -27,7 +28,7 @@ from kuzya.errors import NotFound
 from kuzya.facts import rules
 from kuzya.facts.claims import DIGEST, value_key
 from kuzya.facts.schema import Forget
-from kuzya.facts.view import FactViews, fold
+from kuzya.facts.view import fold
 from kuzya.model import Episode, Message, is_assistant
 from kuzya.store.base import NewEpisode, Store, StoredClaim
 from kuzya.text import terms
@@ -43,16 +44,9 @@ class Forgotten:
     deleted: int  # messages that had nothing else to say, and replies made from them
 
 
-def _before(claim_or_episode: StoredClaim | Episode, request: Episode | None) -> bool:
-    if request is None:
-        return True
-    said = claim_or_episode.said_at
-    own = (
-        claim_or_episode.episode_id
-        if isinstance(claim_or_episode, StoredClaim)
-        else (claim_or_episode.id)
-    )
-    return (said, own) < (request.said_at, request.id)
+def _before(said_at: datetime, episode_id: int, request: Episode | None) -> bool:
+    """Said before the request (all is, without one)."""
+    return request is None or (said_at, episode_id) < (request.said_at, request.id)
 
 
 class Eraser:
@@ -63,21 +57,20 @@ class Eraser:
         store: Store,
         embedder: Embedder,
         namespace: str,
-        facts: FactViews,
         analyse: Callable[[Message], NewEpisode],
     ) -> None:
         self.store, self.embedder, self.namespace = store, embedder, namespace
-        self.facts, self.analyse = facts, analyse
+        self.analyse = analyse  # a message embedded and analysed as the hot path does
 
     def delete(self, ids: Sequence[int], actor: str | None) -> int:
         """Delete the episodes (each must exist) and what was made from them; returns how
         many episodes went, replies included."""
         for episode_id in ids:
             self.store.get_episode(self.namespace, episode_id)  # NotFound before any change
-        gone: list[int] = []
+        gone: set[int] = set()
         queue = list(ids)
         while queue:
-            episode_id = queue.pop(0)
+            episode_id = queue.pop()
             if episode_id in gone:
                 continue
             queue.extend(self.store.derived_from(self.namespace, [episode_id]))
@@ -85,8 +78,8 @@ class Eraser:
                 self.store.delete_episode(self.namespace, episode_id, actor)
             except NotFound:
                 continue  # a reply deleted meanwhile by another process
-            gone.append(episode_id)
-        diary.rebuild(self.store, self.namespace, self.embedder, gone)
+            gone.add(episode_id)
+        diary.rebuild(self.store, self.namespace, self.embedder, sorted(gone))
         return len(gone)
 
     def redact(self, episode: Episode, text: str, actor: str | None) -> int:
@@ -99,16 +92,8 @@ class Eraser:
             if not set(value_key(c.value).split()) <= left
         ]
         self.store.forget_claims(self.namespace, stale, "forgotten on request", actor)
-        message = Message(
-            text=text,
-            speaker=episode.speaker,
-            conversation=episode.conversation,
-            participants=tuple(episode.audience),
-            time=episode.said_at,
-            attachments=episode.attachments,
-            metadata=episode.metadata,
-        )
-        self.store.redact_episode(self.namespace, episode.id, self.analyse(message), actor)
+        new = self.analyse(episode.retold(text))
+        self.store.redact_episode(self.namespace, episode.id, new, actor)
         replies = self.store.derived_from(self.namespace, [episode.id])
         deleted = self.delete(replies, actor) if replies else 0
         diary.rebuild(self.store, self.namespace, self.embedder, [episode.id])
@@ -129,7 +114,7 @@ class Eraser:
             return self._forget_previous(request, scope, actor, said_in)
         seen = self.store.claims(self.namespace, participants=scope)
         pending = self._pending(request.subject, scope, said_in)
-        claims = [c for c in (*seen, *pending) if _before(c, said_in)]
+        claims = [c for c in (*seen, *pending) if _before(c.said_at, c.episode_id, said_in)]
         facts, _ = fold(claims)
         about = set(terms(request.about or ""))
         targets = [
@@ -150,8 +135,10 @@ class Eraser:
         own = [
             e
             for e in self.store.fetch(self.namespace, sorted(episodes), scope)
-            if e.speaker == request.subject and _before(e, said_in)
+            if e.speaker == request.subject and _before(e.said_at, e.id, said_in)
         ]
+        if said_in is not None:  # the request itself keeps none of it either
+            own.extend(self.store.fetch(self.namespace, [said_in.id], scope))
         redacted, deleted = self._cut(own, words, keys, actor)
         more_redacted, more_deleted = self._cut(self._replies(words, scope), words, keys, actor)
         return Forgotten(len(targets), redacted + more_redacted, deleted + more_deleted)
@@ -171,7 +158,7 @@ class Eraser:
                     episode.speaker != subject
                     or is_assistant(episode)
                     or not present <= episode.audience
-                    or not _before(episode, said_in)
+                    or not _before(episode.said_at, episode.id, said_in)
                 ):
                     continue
                 for claim in rules.claims(episode.text, episode.speaker):
@@ -243,8 +230,3 @@ class Eraser:
         if not earlier:
             return Forgotten(0, 0, 0)
         return Forgotten(0, 0, self.delete([earlier[-1].id], actor))
-
-
-def stored_request(message: Message, request: Forget) -> Message:
-    """What is stored of a request to forget: the message without the things to forget."""
-    return replace(message, text=request.said or message.text)

@@ -76,7 +76,7 @@ class Memory:
         self.worker: SleepWorker | None = None
         store.bind_embedder(embedder.name, embedder.dim)
         self.views = FactViews(store, self.namespace)  # facts as each set of people sees them
-        self.eraser = Eraser(store, embedder, self.namespace, self.views, self._analyse)
+        self.eraser = Eraser(store, embedder, self.namespace, self._analyse)
 
     @classmethod
     def open(
@@ -319,15 +319,7 @@ class Memory:
         it) and the diary entries that summarised it."""
         who = validate.actor(actor)
         episode = self.get(memory_id)
-        message = Message(
-            text=validate.text(text),
-            speaker=episode.speaker,
-            conversation=episode.conversation,
-            participants=tuple(episode.audience),
-            time=episode.said_at,
-            attachments=episode.attachments,
-            metadata=episode.metadata,
-        )
+        message = episode.retold(validate.text(text))
         old = self.store.claims(self.namespace, participants=None, episodes=[episode.id])
         self.store.forget_claims(
             self.namespace, [c.id for c in old], f"memory {episode.id} was updated", who
@@ -417,7 +409,7 @@ class Memory:
         present = None if participants is None else validate.names(participants, "participants")
         number = validate.memory_id(fact_id)
         events = [
-            *self.views.view(present).history.get(number, ()),
+            *self.views.view(present).history(number),
             *self.store.forgotten(self.namespace, number, present),
         ]
         if not events:
@@ -468,7 +460,9 @@ class Memory:
         """Consolidate what was remembered since the last sleep: facts, forget requests,
         diary, names found by the NER model (if any), entity merge and split, decay and
         pruning, compression of old entries."""
-        sleeper = Sleeper(self.store, self.embedder, self.namespace, self.llm, self.ner)
+        sleeper = Sleeper(
+            self.store, self.embedder, self.namespace, self.eraser, self.llm, self.ner
+        )
         return sleeper.run(validate.moment(now, "now"))
 
     def start_worker(self, *, every: int = 50, idle_seconds: float = 30.0) -> SleepWorker:

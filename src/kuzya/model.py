@@ -120,6 +120,18 @@ class Episode:
         """Text with attachment captions, as indexed and as shown in recall."""
         return with_captions(self.text, self.attachments)
 
+    def retold(self, text: str) -> Message:
+        """The message this episode stores, with another text (an update, a redaction)."""
+        return Message(
+            text=text,
+            speaker=self.speaker,
+            conversation=self.conversation,
+            participants=tuple(sorted(self.audience)),
+            time=self.said_at,
+            attachments=self.attachments,
+            metadata=self.metadata,
+        )
+
 
 def is_assistant(said: Episode | Message) -> bool:
     """The assistant's own replies state no facts about anyone (sleep jobs skip them)."""

@@ -17,6 +17,7 @@ from kuzya import consolidate, diary
 from kuzya.embed.base import Embedder
 from kuzya.facts import extract
 from kuzya.facts.claims import DIGEST, record
+from kuzya.forgetting import Eraser
 from kuzya.llm.base import LLM
 from kuzya.model import Episode, is_assistant
 from kuzya.ner import NER
@@ -33,6 +34,7 @@ class SleepReport:
 
     episodes: int = 0
     claims: int = 0  # new claims, from which facts are folded
+    forgotten: int = 0  # messages redacted or deleted by forget requests the model found
     diary: int = 0
     merged: int = 0
     split: int = 0
@@ -52,6 +54,7 @@ class Sleeper:
     store: Store
     embedder: Embedder
     namespace: str
+    eraser: Eraser  # carries out the forget requests the model finds
     llm: LLM | None = None
     ner: NER | None = None  # None: the entities job is skipped
 
@@ -101,6 +104,11 @@ class Sleeper:
                 spoken = [e for e in chunk if not is_assistant(e)]
                 result = extract.digest(spoken, self.llm)
                 report.claims += record(self.store, self.namespace, self.embedder, result.found)
+                for episode, request in result.forget:
+                    done = self.eraser.forget(
+                        request, sorted(episode.audience), episode.speaker, episode
+                    )
+                    report.forgotten += done.redacted + done.deleted
                 for conversation, summary in result.summaries.items():
                     summaries[conversation].append(summary)
             for conversation in dict.fromkeys(e.conversation for e in group):

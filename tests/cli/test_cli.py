@@ -153,3 +153,28 @@ def test_eval_scenarios_recall_mode(tmp_path: Path) -> None:
     assert result["total"] == 2 and result["passed"] == 2 and result["accuracy"] == 1.0
     assert "Alice" in result["probes"][0]["checked"]
     assert "Alice" not in result["probes"][1]["checked"]
+
+
+def test_profile_shows_what_those_present_may_see(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    invoke("remember", "I work at Google.", "-s", "mika", "-p", "mika,jun", "--db", db)
+    invoke("remember", "I quit Google, don't tell Jun.", "-s", "mika", "--db", db)
+    invoke("sleep", "--db", db)
+    assert "mika works at Google" not in invoke("profile", "mika", "--db", db)
+    assert "mika works at Google" in invoke("profile", "mika", "-p", "mika,jun", "--db", db)
+    assert "mika works at Google" in invoke("profile", "mika", "-p", "jun", "--db", db)
+    assert "nothing known" in invoke("profile", "mika", "-p", "bo", "--db", db)
+
+
+def test_forget_a_memory_or_a_subjects_facts(tmp_path: Path) -> None:
+    db = str(tmp_path / "cli.db")
+    invoke("remember", "My address is 12 Oak Street. I love jazz.", "-s", "mika", "--db", db)
+    invoke("remember", "Rainy today.", "-s", "mika", "--db", db)
+    invoke("sleep", "--db", db)
+    out = invoke("forget", "-s", "mika", "--attribute", "address", "--db", db)
+    assert "forgot 1 facts; 1 messages redacted" in out
+    assert "Oak" not in invoke("recall", "address", "-p", "mika", "--db", db)
+    assert "forgot #2" in invoke("forget", "2", "--db", db)
+    assert "#2" not in invoke("recall", "rainy", "-p", "mika", "--json", "--db", db)
+    with pytest.raises(InvalidInput, match="give a memory id"):
+        runner.invoke(app, ["forget", "--db", db], catch_exceptions=False)

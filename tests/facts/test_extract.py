@@ -90,3 +90,37 @@ def test_sleep_with_a_model_makes_one_call_per_chunk(hash_memory: Memory) -> Non
     assert report.llm["calls"] == 1 and report.episodes == 36
     texts = [e.text for e in sleeping.diary(participants=["ana"], kind="conversation")]
     assert texts == [f"0{c + 1} March 2026, c{c}: Summary of c{c}." for c in range(3)]
+
+
+def test_a_forget_request_only_the_model_understood_is_carried_out(hash_memory: Memory) -> None:
+    said = hash_memory.remember(
+        "My locker code is 5521. I love jazz.", speaker="ana", conversation="c", time=T0
+    )
+    asked = hash_memory.remember(
+        "That locker code thing from before, wipe it, it's changed anyway.",
+        speaker="ana",
+        conversation="c",
+        time=T0 + timedelta(minutes=5),
+    )
+    answer = {
+        "facts": [{"message": 0, "subject": "ana", "attribute": "likes", "value": "jazz"}],
+        "summaries": [{"conversation": "c", "summary": "Ana talked about jazz."}],
+        "forget": [
+            {"message": 1, "what": "locker code"},
+            {"message": 9, "what": "nothing"},  # no such message: ignored
+            {"message": 0, "what": "..."},  # nothing to forget: ignored
+        ],
+    }
+    sleeping = Memory(
+        hash_memory.store,
+        hash_memory.embedder,
+        namespace="test",
+        llm=ScriptedLLM([json.dumps(answer)]),
+    )
+    report = sleeping.sleep(now=T0 + timedelta(days=1))
+    assert report.forgotten == 2  # the sentence that said it, and the request
+    texts = " ".join(e.text for e in sleeping.get_all(participants=["ana"]))
+    assert "5521" not in texts and "locker" not in texts.lower() and "jazz" in texts
+    assert [e.id for e in sleeping.get_all(participants=["ana"])] == [said.id]
+    assert asked.id not in {e.id for e in sleeping.get_all()}
+    assert [f.value for f in sleeping.facts(subject="ana")] == ["jazz"]

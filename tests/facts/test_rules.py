@@ -392,7 +392,6 @@ NOT_FORGET = [
     "Я забыл ключи.",
     "Не забудь купить молоко.",
     "Forget it.",
-    "Забудь об этом.",
     "I'll never forget that day.",
     "Did you forget my birthday?",
     "I live in Lisbon.",

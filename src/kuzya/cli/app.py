@@ -21,11 +21,12 @@ from kuzya.cli.options import (
     EmbedderOption,
     NamespaceOption,
     Participants,
+    Viewers,
     console,
 )
 from kuzya.cli.options import ids as _ids
 from kuzya.cli.options import open_memory as _open
-from kuzya.errors import KuzyaError
+from kuzya.errors import InvalidInput, KuzyaError
 from kuzya.importers import read_jsonl, read_locomo
 from kuzya.memory import Memory
 from kuzya.model import Recall
@@ -178,13 +179,15 @@ def stats(
 @app.command()
 def history(
     memory_id: int,
+    participants: Viewers = None,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
 ) -> None:
-    """The audit log of one memory."""
+    """The audit log of one memory (with -p: only if those present may see it)."""
+    present = _ids(participants) if participants else None
     with _open(db, namespace, embedder) as memory:
-        for event in memory.history(memory_id):
+        for event in memory.history(memory_id, participants=present):
             console.print(
                 f"{event.at:%Y-%m-%d %H:%M:%S} {event.event:<6} "
                 f"{event.old_text or ''!r} -> {event.new_text or ''!r}"
@@ -193,15 +196,42 @@ def history(
 
 @app.command()
 def forget(
-    memory_id: int,
+    memory_id: Annotated[int | None, typer.Argument(help="A memory to delete.")] = None,
+    subject: Annotated[
+        str | None, typer.Option("--subject", "-s", help="Whose facts to forget.")
+    ] = None,
+    attribute: Annotated[str | None, typer.Option(help="e.g. address, lives_in.")] = None,
+    about: Annotated[str | None, typer.Option(help="Anything mentioning this.")] = None,
+    everything: Annotated[bool, typer.Option(help="Every fact about the subject.")] = False,
+    participants: Viewers = None,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
 ) -> None:
-    """Delete a memory: its text leaves every index; the history keeps the event."""
+    """Delete a memory and what was made from it (`kuzya forget 12`), or forget a
+    subject's facts and the sentences that stated them (`kuzya forget -s ana --attribute
+    address`), wherever those present (by default the subject) may see them."""
+    if (memory_id is None) == (subject is None):
+        raise InvalidInput(
+            "give a memory id, or --subject with --attribute, --about or --everything"
+        )
     with _open(db, namespace, embedder) as memory:
-        memory.delete(memory_id, actor="cli")
-    console.print(f"forgot #{memory_id}")
+        if memory_id is not None:
+            memory.delete(memory_id, actor="cli")
+            console.print(f"forgot #{memory_id} and what was made from it")
+            return
+        assert subject is not None
+        done = memory.forget(
+            subject,
+            attribute=attribute,
+            about=about,
+            everything=everything,
+            participants=_ids(participants) if participants else None,
+            actor="cli",
+        )
+    console.print(
+        f"forgot {done.facts} facts; {done.redacted} messages redacted, {done.deleted} deleted"
+    )
 
 
 @app.command()

@@ -16,6 +16,7 @@ from kuzya.cli.options import (
     LlmOption,
     NamespaceOption,
     NerOption,
+    Viewers,
     console,
     ids,
     open_llm,
@@ -127,17 +128,21 @@ def sleep(
 
 def profile(
     subject: str,
+    participants: Viewers = None,
     past: Annotated[bool, typer.Option("--past", help="Also facts no longer true.")] = False,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
 ) -> None:
-    """What is known about someone (from the facts found by sleep)."""
+    """What is known about someone, as those present (by default the subject alone) may
+    see it."""
+    present = ids(participants) if participants else [subject]
     with open_memory(db, namespace, embedder) as memory:
         if not past:
-            console.print(memory.profile(subject).as_prompt(), markup=False, soft_wrap=True)
+            shown = memory.profile(subject, participants=present).as_prompt()
+            console.print(shown, markup=False, soft_wrap=True)
             return
-        for fact in memory.facts(subject=subject, participants=[subject], include_past=True):
+        for fact in memory.facts(subject=subject, participants=present, include_past=True):
             console.print(
                 f"#{fact.id} [{fact.category}] {fact.dated()}", markup=False, soft_wrap=True
             )

@@ -35,6 +35,10 @@ NerOption = Annotated[
 Participants = Annotated[
     str, typer.Option("--participants", "-p", help="Comma-separated ids of those present.")
 ]
+Viewers = Annotated[
+    str | None,
+    typer.Option("--participants", "-p", help="Comma-separated ids of those who will see it."),
+]
 
 
 def settings(

@@ -5,17 +5,18 @@ chunk when a model is configured (the same call also summarises the chunk for th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
 from kuzya.errors import LLMError
 from kuzya.facts import rules
 from kuzya.facts.claims import Found
-from kuzya.facts.schema import ATTRIBUTES, Claim
+from kuzya.facts.schema import ATTRIBUTES, Claim, Forget
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.llm.structured import structured
 from kuzya.model import Episode
+from kuzya.text import terms
 
 CHUNK = 60  # messages per LLM call (about 2,000 tokens of a conversation)
 
@@ -33,9 +34,15 @@ class Summary(BaseModel):
     summary: str = Field(description="2-3 sentences: what happened, who, when")
 
 
+class ForgetRequest(BaseModel):
+    message: int = Field(description="number of the message that asks to forget")
+    what: str = Field(description="the attribute or the thing to forget, as said")
+
+
 class Extraction(BaseModel):
     facts: list[ExtractedFact] = Field(default_factory=list)
     summaries: list[Summary] = Field(default_factory=list)
+    forget: list[ForgetRequest] = Field(default_factory=list)
 
 
 _SYSTEM = (
@@ -43,7 +50,9 @@ _SYSTEM = (
     "themselves or people they name, as JSON. Attributes: {attributes}. Use the "
     "speaker's name as subject when they say 'I'. Only facts stated as true, not "
     "questions, wishes or jokes; set negated=true when a message says a fact stopped "
-    "being true. Also write a short summary of each conversation."
+    "being true. List the messages in which a speaker asks you to forget or delete "
+    "something they said (forget: message number and what). Also write a short summary "
+    "of each conversation."
 )
 
 
@@ -53,6 +62,7 @@ class Digest:
 
     found: list[Found]
     summaries: dict[str, str]  # conversation id -> a model's summary (empty without one)
+    forget: list[tuple[Episode, Forget]] = field(default_factory=list)  # found by the model
 
 
 def rule_claims(episodes: Sequence[Episode]) -> list[Found]:
@@ -97,7 +107,25 @@ def digest(episodes: Sequence[Episode], llm: LLM | None) -> Digest:
         for s in answer.summaries
         if s.conversation in conversations and s.summary.strip()
     }
-    return Digest(found, summaries)
+    return Digest(found, summaries, _requests(episodes, answer.forget))
+
+
+def _requests(
+    episodes: Sequence[Episode], asked: Sequence[ForgetRequest]
+) -> list[tuple[Episode, Forget]]:
+    """The model's forget requests that name a message and something in it to forget."""
+    requests = []
+    for request in asked:
+        what = request.what.strip(" .!?\"'")
+        if not 0 <= request.message < len(episodes) or not terms(what):
+            continue
+        episode = episodes[request.message]
+        attribute = what.lower().replace(" ", "_")
+        if attribute in ATTRIBUTES:
+            requests.append((episode, Forget(episode.speaker, attribute, None)))
+        else:
+            requests.append((episode, Forget(episode.speaker, None, what)))
+    return requests
 
 
 def _transcript(episodes: Sequence[Episode]) -> str:

@@ -2,7 +2,8 @@
 
 `claims` reads a message and returns what the speaker says about themselves ("I live in
 Lisbon") or about a relative they name ("my sister Priya is a nurse"); `forget_request`
-reads a request to forget ("forget my address", "забудь, где я живу").
+reads a request to forget ("forget my address", "забудь, где я живу"), by the grammar in
+`forget_rules`.
 
 How a message is read: sentences, each in its language; questions dropped; a sentence cut
 where a hypothetical or someone else's report begins ("if", "I wish", "she said", "если
@@ -29,18 +30,14 @@ Value conventions:
   "поехать в Париж летом");
 - studies: the complement of "studies" ("physics", "at MIT", "в МГУ");
 - Russian words the lexicons know come in the dictionary form ("работаю врачом" -> "врач").
-
-`Forget` with both an attribute and `about` ("forget that I live in Lisbon") means that
-one fact; with neither ("forget everything about me"), everything about the speaker.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Protocol
 
-from kuzya.facts import rules_en, rules_ru
+from kuzya.facts import forget_rules, rules_en, rules_ru
 from kuzya.facts.schema import Claim, Forget
 from kuzya.text import STOP_WORDS
 
@@ -85,7 +82,6 @@ _CONTACTS = tuple(
         r"\s*(?:is|:|-|—|это)?\s*(?P<email>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)",
     )
 )
-_BARE_NAME = re.compile(r"(?-i:[A-ZА-ЯЁ][a-zа-яё]+(?:\s+[A-ZА-ЯЁ][a-zа-яё]+)?)")
 
 
 def _grammar(text: str) -> _Grammar:
@@ -104,13 +100,13 @@ def _sentences(text: str) -> list[str]:
 
 
 def _statement(grammar: _Grammar, sentence: str) -> str:
-    """The part of a sentence that states something: "" for a question or a request to
-    forget; cut where a hypothetical or someone else's report begins."""
+    """The part of a sentence that states something: "" for a question; cut where a
+    request to forget, a hypothetical or someone else's report begins."""
     sentence = _TAG_QUESTION.sub("", sentence)  # "I live in Lisbon, and you?"
     if sentence.endswith("?") or grammar.QUESTION.search(sentence):
         return ""
-    if _forgetting(sentence).request.match(sentence):
-        return ""
+    if (request := forget_rules.begins(sentence)) is not None:
+        sentence = sentence[:request]
     guard = grammar.GUARD.search(sentence)
     return sentence[: guard.start()] if guard else sentence
 
@@ -221,167 +217,10 @@ def _contacts(clause: str, speaker: str) -> list[Claim]:
     return found
 
 
-# -- forgetting ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Forgetting:
-    """How one language asks to forget, and how it names what is to be forgotten."""
-
-    request: re.Pattern[str]  # the imperative; group `what`
-    tail: re.Pattern[str]  # "please", "from your memory"
-    everything: re.Pattern[str]
-    targets: tuple[tuple[re.Pattern[str], str], ...]  # "where I live" -> lives_in
-    about: re.Pattern[str]  # group `about`
-    that: re.Pattern[str]  # group `fact`: a stated fact, read by `claims`
-    mine: re.Pattern[str]  # group `rel`: "my sister"
-    pronouns: frozenset[str]
-
-
-def _targets(spec: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    lines = (line.split(":", 1) for line in spec.strip().splitlines())
-    return tuple((re.compile(pattern.strip(), re.I), name.strip()) for name, pattern in lines)
-
-
-_FORGET_EN = _Forgetting(
-    request=re.compile(
-        r"^(?:(?:hey|ok|okay|so|and|also|now|please|pls|kindly|kuzya)[\s,]+)*(?:(?:can|could"
-        r"|would|will) you (?:please )?|i (?:want|need) you to |i would like you to )?(?:please )?"
-        r"(?:forget|delete|erase|remove|wipe|scrub|drop|clear)\b(?:\s+about\b)?[\s,:]*"
-        r"(?P<what>.*?)[\s.!?]*$",
-        re.I,
-    ),
-    tail=re.compile(
-        r"[\s,]*(?:please|pls|for me|from (?:your |the )?memory|permanently|forever|completely"
-        r"|entirely|right now|now|thanks|thank you)[\s.!?]*$",
-        re.I,
-    ),
-    everything=re.compile(
-        r"(?:everything|all|all of it)(?: (?:about me|you know(?: about me)?|i (?:have )?(?:told"
-        r"|said to) you|i said))?|(?:all )?(?:my data|my info(?:rmation)?|about me|me)",
-        re.I,
-    ),
-    targets=_targets(
-        r"""
-        address: (?:my |the )?(?:home |current )?address
-        lives_in: where i (?:live|am living|moved(?: to)?|stay)|my (?:city|location|current city)
-        from: where i am from|where i come from|my (?:hometown|home town|origin)
-        works_at: where i work|my (?:employer|company|workplace)
-        job: what i do(?: for (?:a living|work))?|my (?:job|occupation|profession|work)
-        name: my (?:real |full |first )?name|what my name is
-        age: my age|how old i am
-        birthday: my (?:birthday|birth date|date of birth)|when i was born
-        phone: my (?:phone|mobile|cell)(?: number)?|my number
-        email: my e-?mail(?: address)?
-        allergy: my allerg(?:y|ies)|what i am allergic to
-        diet: my diet
-        condition: my (?:health|medical) \w+|my (?:diagnosis|diagnoses|conditions?)
-        pet: my pets?
-        family: my family
-        plan: my plans?|what i am planning
-        likes: what i (?:like|love)|my (?:likes|preferences|hobbies|interests)
-        dislikes: what i (?:hate|dislike)|my dislikes
-        speaks: (?:the |what )?languages? i speak
-        studies: what i study|my (?:studies|major|degree)|where i study
-        """
-    ),
-    about=re.compile(
-        r"(?:(?:everything|anything|all|what|the things?|the stuff|stuff|whatever)\s+)?(?:(?:that"
-        r"\s+)?i\s+(?:have\s+)?(?:told you|said|mentioned|shared|wrote)(?:\s+to you)?\s+)?about"
-        r"\s+(?:my\s+)?(?P<about>.+)",
-        re.I,
-    ),
-    that=re.compile(r"that\s+(?P<fact>.+)", re.I),
-    mine=re.compile(r"(?:my|our)\s+(?P<rel>[\w-]+)", re.I),
-    pronouns=frozenset("it this that him her them those these me".split()),
-)
-_FORGET_RU = _Forgetting(
-    request=re.compile(
-        r"^(?:(?:пожалуйста|слушай|кузя|и|а|ну|теперь|прошу|так)[\s,]+)*(?:(?:ты )?(?:можешь"
-        r"|можете|не мог бы ты|не могла бы ты)\s+)?(?:забудь|забудьте|удали|удалите|сотри|сотрите"
-        r"|убери|уберите|забыть|удалить|стереть)(?!\w)[\s,:]*(?:пожалуйста[\s,]*)?(?P<what>.*?)"
-        r"[\s.!?,]*$",
-        re.I,
-    ),
-    tail=re.compile(
-        r"[\s,]*(?:пожалуйста|из (?:своей )?памяти|насовсем|навсегда|полностью|совсем)[\s.!]*$",
-        re.I,
-    ),
-    everything=re.compile(
-        r"(?:вообще )?(?:всё|все)(?: (?:обо мне|что ты (?:обо мне )?знаешь|что я (?:тебе )?"
-        r"(?:говорил|говорила|рассказывал|рассказывала)))?|обо мне",
-        re.I,
-    ),
-    targets=_targets(
-        r"""
-        address: (?:мой |мою )?(?:домашний )?адрес
-        lives_in: где я (?:сейчас )?живу|мой город
-        from: откуда я(?: родом)?|мой родной город
-        works_at: где я работаю|(?:моё |мое )?место работы|мою компанию
-        job: кем я работаю|мою (?:работу|профессию|должность)
-        name: (?:моё |мое )?имя|как меня зовут
-        age: (?:мой )?возраст|сколько мне лет
-        birthday: (?:мой )?день рождения|когда я родил(?:ся|ась)
-        phone: (?:мой )?(?:номер(?: телефона)?|телефон)
-        email: (?:мою |мой )?(?:почту|e-?mail|имейл|электронную почту)
-        allergy: (?:мои |мою |про )?аллерги\w*|на что у меня аллергия
-        diet: (?:мою )?диету
-        condition: (?:мои |мой |мою )?(?:диагноз\w*|болезн\w*|заболевани\w*)
-        pet: (?:моих )?(?:питомцев|животных)
-        family: (?:мою )?семью
-        plan: (?:мои )?планы
-        likes: что я люблю|что мне нравится
-        speaks: (?:на )?как\w* языках? я говорю|какие языки я знаю
-        studies: где я учусь|что я изучаю
-        """
-    ),
-    about=re.compile(
-        r"(?:(?:всё|все|всю информацию|то,? что|что)\s+)?(?:(?:я\s+)?(?:тебе\s+)?(?:говорил"
-        r"|говорила|рассказывал|рассказывала|рассказал|рассказала|писал|писала)\s+(?:тебе\s+)?)?"
-        r"(?:про|о|об|обо)\s+(?:мо\w+\s+)?(?P<about>.+)",
-        re.I,
-    ),
-    that=re.compile(r"что\s+(?P<fact>.+)", re.I),
-    mine=re.compile(r"(?:мо\w+|нашу|нашего)\s+(?P<rel>[\w-]+)", re.I),
-    pronouns=frozenset("это этом этого этой нём нем ней них него неё нее тебе тебя".split()),
-)
-
-
-def _forgetting(text: str) -> _Forgetting:
-    return _FORGET_RU if _CYRILLIC.search(text) else _FORGET_EN
-
-
 def forget_request(text: str, speaker: str) -> Forget | None:
-    """A request to forget something about the speaker, or None if the text is not one."""
-    for sentence in _sentences(text):
-        grammar = _grammar(sentence)
-        sentence = grammar.normalise(sentence)
-        match = _forgetting(sentence).request.match(sentence)
-        if match and (found := _forget(grammar, match.group("what"), speaker)):
-            return found
-    return None
-
-
-def _forget(grammar: _Grammar, what: str, speaker: str) -> Forget | None:
-    phrases = _forgetting(what)
-    while (tail := phrases.tail.search(what)) and tail.start() > 0:
-        what = what[: tail.start()]
-    what = what.strip(" ,.!?")
-    if not what or what.lower() in phrases.pronouns:
+    """A request to forget something about the speaker, or None if the text is not one.
+    Requests are read by `forget_rules`; a fact stated in one ("forget that I live in
+    Lisbon") by `claims`."""
+    if not forget_rules.may_ask(text):
         return None
-    if phrases.everything.fullmatch(what):
-        return Forget(speaker, None, None)
-    for pattern, attribute in phrases.targets:
-        if pattern.fullmatch(what):
-            return Forget(speaker, attribute, None)
-    if match := phrases.about.fullmatch(what):
-        about = match.group("about").strip(" ,.!?")
-        return None if about.lower() in phrases.pronouns else Forget(speaker, None, about)
-    if match := phrases.that.fullmatch(what):
-        stated = claims(match.group("fact"), speaker)
-        return Forget(speaker, stated[0].attribute, stated[0].value) if stated else None
-    if (match := phrases.mine.fullmatch(what)) and grammar.relation(match.group("rel")):
-        return Forget(speaker, None, match.group("rel"))
-    if _BARE_NAME.fullmatch(what) and _is_name(what, grammar):
-        return Forget(speaker, None, what)
-    return None
+    return forget_rules.request(text, _sentences(text), speaker, claims)

@@ -3,7 +3,7 @@ and `Claim`, a statement found in a message (facts are folded from claims)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -119,10 +119,15 @@ class Claim:
 @dataclass(frozen=True)
 class Forget:
     """A request to forget something about the speaker: an attribute ("forget my
-    address") or any fact or memory mentioning `about` ("forget what I said about Tom")."""
+    address"), any fact or memory mentioning `about` ("forget what I said about Tom"), both
+    (one fact), neither (everything about them), or with `previous` (the object was only a
+    pronoun: "forget that", "не запоминай это") the speaker's previous message.
+
+    `said` is the request's message as it may be kept: what is to be forgotten replaced by
+    "…" ("Please forget that …"); it is not part of the request's identity."""
 
     subject: str
     attribute: str | None
     about: str | None
-    said: str = ""  # the request's message with the things to forget left out, as stored
-    previous: bool = False  # "forget that": the speaker's previous message
+    previous: bool = False
+    said: str = field(default="", compare=False)

@@ -29,6 +29,7 @@ from kuzya.model import Fact
 from kuzya.store.base import ClaimStore, StoredClaim
 
 Event = tuple[str, str, datetime]  # (event, detail, when Kuzya learned it)
+_Step = tuple[str, str, StoredClaim]  # (event, reason, the claim that made it happen)
 Vectors = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
 
 
@@ -41,7 +42,7 @@ class _Building:
     audience: frozenset[str]
     valid_to: datetime | None = None
     ended_by: int | None = None
-    events: list[Event] = field(default_factory=list)
+    steps: list[_Step] = field(default_factory=list)
 
     def fact(self) -> Fact:
         claim, attribute = self.opened_by, ATTRIBUTES[self.opened_by.attribute]
@@ -64,26 +65,34 @@ class _Building:
         )
 
 
-def _said(claim: StoredClaim) -> str:
-    return f"memory {claim.episode_id} ({claim.said_at:%d %B %Y})"
+def _event(step: _Step) -> Event:
+    event, reason, claim = step
+    return (
+        event,
+        f"{reason} memory {claim.episode_id} ({claim.said_at:%d %B %Y})",
+        claim.recorded_at,
+    )
 
 
-def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, tuple[Event, ...]]]:
-    """The facts the claims make, most important first, and each fact's history."""
+def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, list[_Step]]]:
+    """The facts the claims make, most important first, and the steps of each one's
+    history (see `FactView.history`)."""
     built: list[_Building] = []
-    open_: dict[tuple[str, str, str], _Building] = {}
+    # open facts by (subject, attribute), then by value key
+    open_: dict[tuple[str, str], dict[str, _Building]] = {}
 
     def close(fact: _Building, by: StoredClaim, reason: str) -> None:
         fact.valid_to, fact.ended_by = by.said_at, by.episode_id
-        fact.events.append(("CLOSE", f"{reason} in {_said(by)}", by.recorded_at))
-        open_.pop((fact.opened_by.subject, fact.opened_by.attribute, fact.opened_by.value_key))
+        fact.steps.append(("CLOSE", f"{reason} in", by))
+        opened = fact.opened_by
+        del open_[(opened.subject, opened.attribute)][opened.value_key]
 
     for claim in sorted(claims, key=lambda c: (c.said_at, c.episode_id, c.id)):
         attribute = ATTRIBUTES.get(claim.attribute)
         if attribute is None:
             continue
-        key = (claim.subject, claim.attribute, claim.value_key)
-        same = open_.get(key)
+        values = open_.setdefault((claim.subject, claim.attribute), {})
+        same = values.get(claim.value_key)
         if claim.negated:
             if same is not None:
                 close(same, claim, "no longer true, said")
@@ -91,23 +100,21 @@ def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, tuple[Eve
         if same is not None:
             if claim.episode_id not in same.sources:
                 same.sources.append(claim.episode_id)
-                same.events.append(
-                    ("STRENGTHEN", f"stated again in {_said(claim)}", claim.recorded_at)
-                )
+                same.steps.append(("STRENGTHEN", "stated again in", claim))
             same.audience &= claim.audience
             continue
         if attribute.single:
-            for other in [f for k, f in open_.items() if k[:2] == key[:2]]:
+            for other in list(values.values()):
                 close(other, claim, "replaced by a new value")
-        opposite = open_.get((claim.subject, OPPOSITES.get(claim.attribute, ""), claim.value_key))
-        if opposite is not None:
-            close(opposite, claim, "contradicted")
+        opposites = open_.get((claim.subject, OPPOSITES.get(claim.attribute, "")), {})
+        if claim.value_key in opposites:
+            close(opposites[claim.value_key], claim, "contradicted")
         new = _Building(claim, [claim.episode_id], claim.audience)
-        new.events.append(("ADD", f"said in {_said(claim)}", claim.recorded_at))
-        open_[key] = new
+        new.steps.append(("ADD", "said in", claim))
+        values[claim.value_key] = new
         built.append(new)
     facts = sorted((b.fact() for b in built), key=lambda f: (-f.priority, f.valid_from, f.id))
-    return facts, {b.opened_by.id: tuple(b.events) for b in built}
+    return facts, {b.opened_by.id: b.steps for b in built}
 
 
 @dataclass(frozen=True)
@@ -115,7 +122,7 @@ class FactView:
     """The facts one set of people sees, with their histories and vectors."""
 
     facts: tuple[Fact, ...]
-    history: Mapping[int, tuple[Event, ...]]
+    steps: Mapping[int, list[_Step]]
     statement_vectors: npt.NDArray[np.float32]  # one row per fact, in `facts` order
     own_vectors: npt.NDArray[np.float32]  # the fact in its subject's words
 
@@ -129,6 +136,10 @@ class FactView:
         for row, fact in enumerate(facts):
             statement[row], own[row] = vectors[fact.id]
         return cls(tuple(facts), history, statement, own)
+
+    def history(self, fact_id: int) -> list[Event]:
+        """ADD, STRENGTHEN and CLOSE of a fact, with the memories that said them."""
+        return [_event(step) for step in self.steps.get(fact_id, ())]
 
     def select(self, *, subject: str | None = None, current_only: bool = True) -> list[Fact]:
         return [
