@@ -161,7 +161,7 @@ def _forget(case: Forgetting, memory: Memory) -> None:
         )
     elif case.name == "tool":
         call = ToolCall("call-1", "forget", {"about": case.secret.words[0]})
-        model = ScriptedLLM([Completion("", Usage(), (call,)), "Done, it is forgotten."])
+        model = ScriptedLLM([Completion("", (call,), Usage(), "tool_calls"), "Done, forgotten."])
         assistant = Assistant(memory, model, use_tools=True)
         reply = assistant.reply(
             "I would rather you did not keep my street on file",
@@ -288,10 +288,14 @@ def test_the_secret_is_not_in_the_files(forgotten: Forgetting, suffix: str) -> N
 
 
 def test_the_secret_was_everywhere_before(forgotten: Forgetting) -> None:
-    """Control: before forgetting, the secret was recalled, a fact (but for the Russian
-    address whose rule value is checked elsewhere), in the diary and in assistant turns."""
+    """Control: before forgetting, the secret was recalled, a fact, in the profile, in the
+    assistant's turns and (but for the Russian address: the diary quotes a message's first
+    sentence, and "ул." ends one) in the diary."""
     before = forgotten.before
-    for place in ("recall", "facts", "profile", "diary", "assistant turns"):
+    places = ["recall", "facts", "profile", "assistant turns"]
+    if forgotten.secret is not RUSSIAN:
+        places.append("diary")
+    for place in places:
         assert _leaks(before[place], forgotten.secret), (forgotten.name, place, before[place])
 
 
