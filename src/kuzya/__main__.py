@@ -1,0 +1,5 @@
+"""`python -m kuzya` runs the command line."""
+
+from kuzya.cli.app import main
+
+main()
