@@ -60,7 +60,8 @@ TEMPLATES: list[tuple[str, tuple[str, ...]]] = [
     ("My {} {} lives in {}", ("relation", "relative", "city")),
     ("my {} {} moved to {}", ("relation", "relative", "city")),
     ("My {} is called {}", ("relation", "relative")),
-    ("{} moved to {}", ("relative", "city")),
+    ("{} moved to {}", ("relative", "city")),  # the rules leave it; the scripted model reads it
+    ("Je vis à {}", ("city",)),  # the same
     ("My PIN is {}", ("pin",)),
     ("My address is {} Zanzibar Lane", ("pin",)),
     ("The code for the door is {}, keep it secret", ("pin",)),
@@ -408,6 +409,7 @@ _LLM_RULES = [
     (re.compile(r"\bI hate (\w+)", re.I), "dislikes", False),
     (re.compile(r"\bJe vis à (\w+)", re.I), "lives_in", False),
 ]
+_THIRD_PARTY = re.compile(r"^([A-Z]\w+) moved to (\w+)")
 
 
 def extraction(transcript: str) -> str:
@@ -425,6 +427,11 @@ def extraction(transcript: str) -> str:
             continue
         number, speaker, text = int(line.group(1)), line.group(2), line.group(3)
         lines.setdefault(conversation, []).append(f"{speaker} said: {text.rstrip('.')}")
+        if moved := _THIRD_PARTY.match(text):
+            facts.append(
+                {"message": number, "subject": moved.group(1), "attribute": "lives_in",
+                 "value": moved.group(2)}
+            )  # fmt: skip
         for pattern, attribute, negated in _LLM_RULES:
             if found := pattern.search(text):
                 value = found.group(1).strip(string.punctuation)
