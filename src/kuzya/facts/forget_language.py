@@ -69,6 +69,11 @@ _EN_KEEP = (
     r"|writ(?:e|ing)\s+down|not(?:e|ing)\s+down)"
 )
 _EN_MY = r"(?:(?:my|the)\s+(?:(?:old|previous|former|current|new|home|work|personal)\s+)?)"
+# A remark after the object, on why or that it is not to be kept: ", no need to keep it".
+_EN_ASIDE = (
+    r"\s*[,;]\s*(?=(?:no need|don't|do not|because|since|there's no|nobody|no one|not needed"
+    r"|thanks|thank you|just in case|for privacy)\b)"
+)
 
 EN = Language(
     clause=_clauses("and|but|then|also"),
@@ -93,7 +98,7 @@ EN = Language(
     tail=_fillers(_EN_FILLERS, _EN_MEMORY, "$"),
     memory=re.compile(_EN_MEMORY, re.I),
     guard=rules_en.GUARD,
-    moves_on=rules_en.CLAUSE_BREAK,
+    moves_on=re.compile(rf"{rules_en.CLAUSE_BREAK.pattern}|{_EN_ASIDE}", re.I),
     previous=re.compile(
         r"(?:all\s+(?:of\s+)?)?(?:it|this|that|these|those)(?:\s+(?:one|part|bit|message|info"
         r"(?:rmation)?|detail|last\s+(?:part|bit|message|one)))?|(?:my\s+)?(?:last|previous)"
@@ -166,6 +171,11 @@ _RU_FILLERS = (
 )
 _RU_MEMORY = r"из (?:своей |твоей |моей )?(?:памяти|головы|базы|записей|заметок|профиля)|с концами"
 _RU_MY = r"(?:мо\w+\s+)?(?:(?:стар|прежн|нов|нынешн|текущ|домашн|рабоч|личн|мобильн)\w*\s+)?"
+# ", не надо его хранить", ", не хочу, чтобы это где-то хранилось", ", это личное"
+_RU_ASIDE = (
+    r"\s*[,;]\s*(?=(?:не\s+(?:надо|нужно|хочу|хотелось|стоит|хранить)|это\s+(?:личное|лишнее"
+    r"|неважно|не\s)|чтобы\s|потому|так как|пусть\s|лучше\s|спасибо|на всякий случай)(?!\w))"
+)
 
 RU = Language(
     clause=_clauses("и|а|но|потом|тогда|также"),
@@ -192,7 +202,7 @@ RU = Language(
     tail=_fillers(_RU_FILLERS, _RU_MEMORY, "$"),
     memory=re.compile(_RU_MEMORY, re.I),
     guard=rules_ru.GUARD,
-    moves_on=rules_ru.CLAUSE_BREAK,
+    moves_on=re.compile(rf"{rules_ru.CLAUSE_BREAK.pattern}|{_RU_ASIDE}", re.I),
     previous=re.compile(
         r"(?:(?:о|об|про)\s+)?(?:всё\s+|все\s+)?(?:это|этом|этого)(?:\s+сообщение)?|(?:моё\s+"
         r"|мое\s+)?последнее(?:\s+сообщение)?|сказанное|(?:то,?\s+)?что\s+я\s+(?:только\s+что\s+"
