@@ -321,11 +321,12 @@ class Memory:
         return self.store.update_episode(self.namespace, episode.id, new, who)
 
     def delete(self, memory_id: int, *, actor: str | None = None) -> None:
-        """Forget a memory: its text leaves every index and the history keeps only the event.
-        (The full-text index drops the words from its old segments at `compact()`.)"""
+        """Forget a memory: its text leaves every index and the history keeps only the event;
+        when this returns, it is in none of the store's files."""
         self.store.delete_episode(
             self.namespace, validate.memory_id(memory_id), validate.actor(actor)
         )
+        self.store.purge()
 
     def history(self, memory_id: int) -> list[HistoryEvent]:
         return self.store.history(self.namespace, validate.memory_id(memory_id))

@@ -201,11 +201,37 @@ class SQLiteConnection:
     def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
         return self._sync().vectors(namespace, ids)
 
-    def compact(self) -> None:
-        """Rewrite the full-text index and the file: words of forgotten memories, which the
-        index keeps in old segments until they are merged, are gone afterwards."""
+    def purge(self) -> None:
+        """Afterwards no file of the store holds text of forgotten memories.
+
+        The full-text index only marks deleted rows (the words stay in its old segments,
+        and the marks repeat them) until its segments are merged into one; the WAL keeps
+        old page images until it is checkpointed and truncated. A reader holding an older
+        snapshot may still need those pages: the checkpoint waits for it within the busy
+        timeout, and fails with StoreError if it cannot finish.
+        """
         with self._write() as db:
             db.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')")
+        self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Copy the WAL into the file and truncate it to zero bytes."""
         with self._lock:
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try:
+                busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            except sqlite3.OperationalError as exc:
+                busy, reason = 1, str(exc)
+            else:
+                reason = "another connection is still reading an older snapshot"
+        if busy:
+            raise StoreError(
+                f"forgotten text may remain in the files of {self.path} until a reader of an "
+                f"older snapshot finishes ({reason}); compact() purges it then"
+            )
+
+    def compact(self) -> None:
+        """Purge, then rewrite the whole file to reclaim the space of deleted rows."""
+        self.purge()
+        with self._lock:
             self._db.execute("VACUUM")
+        self._checkpoint()
