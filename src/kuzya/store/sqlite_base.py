@@ -210,8 +210,11 @@ class SQLiteConnection:
         snapshot may still need those pages: the checkpoint waits for it within the busy
         timeout, and fails with StoreError if it cannot finish.
         """
-        with self._write() as db:
-            db.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')")
+        try:
+            with self._write() as db:
+                db.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')")
+        except StoreError as exc:
+            raise self._not_purged(str(exc)) from exc
         self._checkpoint()
 
     def _checkpoint(self) -> None:
@@ -220,18 +223,22 @@ class SQLiteConnection:
             try:
                 busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
             except sqlite3.OperationalError as exc:
-                busy, reason = 1, str(exc)
-            else:
-                reason = "another connection is still reading an older snapshot"
+                raise self._not_purged(str(exc)) from exc
         if busy:
-            raise StoreError(
-                f"forgotten text may remain in the files of {self.path} until a reader of an "
-                f"older snapshot finishes ({reason}); compact() purges it then"
+            raise self._not_purged(
+                "another connection kept reading an older snapshot, or writing, past the busy "
+                "timeout"
             )
+
+    def _not_purged(self, reason: str) -> StoreError:
+        return StoreError(
+            f"forgotten text may remain in the files of {self.path}: {reason}; compact() or "
+            "the next forgetting purges it once that connection is done"
+        )
 
     def compact(self) -> None:
         """Purge, then rewrite the whole file to reclaim the space of deleted rows."""
         self.purge()
         with self._lock:
             self._db.execute("VACUUM")
-        self._checkpoint()
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the rewritten pages
