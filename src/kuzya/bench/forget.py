@@ -65,6 +65,7 @@ def run(
                 progress(len(stored))
     with Memory.open(path, namespace="scale", embedder=embedder) as memory:
         memory.compact()  # start from one index segment and an empty WAL
+        memory.recall("load the vector index", participants=["assistant"])
         index_bytes = _index_bytes(path)
         middle = memory.get_all(limit=2 * deletes, offset=episodes // 2)
         ordinary = [e.id for e in middle if e.id not in ids][:deletes]
