@@ -167,13 +167,13 @@ def test_a_reader_past_the_timeout_is_a_store_error_until_it_finishes(
         assert left_in_files(path, [SECRET_EN]) == []
 
 
-READ_FOR_A_SECOND = """
+READ_FOR_TWO_SECONDS = """
 import sqlite3, sys, time
 db = sqlite3.connect(sys.argv[1], isolation_level=None)
 db.execute("BEGIN")
 db.execute("SELECT COUNT(*) FROM episodes").fetchone()
 print("reading", flush=True)
-time.sleep(1.0)
+time.sleep(2.0)
 db.execute("COMMIT")
 """
 
@@ -198,7 +198,7 @@ def test_another_process_reading_delays_the_purge(
     path = tmp_path / "p.db"
     secret = hash_store.remember(f"my locker code is {SECRET_EN}", speaker="ana")
     fill(hash_store, 10)
-    child = run_child(READ_FOR_A_SECOND, child_network_guard, str(path))
+    child = run_child(READ_FOR_TWO_SECONDS, child_network_guard, str(path))
     assert child.stdout is not None and child.stdout.readline().strip() == "reading"
     started = time.monotonic()
     hash_store.delete(secret.id)
