@@ -12,6 +12,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ def _files_holding(path: Path, words: list[str]) -> int:
 
 
 def _index_bytes(path: Path) -> int:
-    with sqlite3.connect(path) as db:
+    with closing(sqlite3.connect(path)) as db:
         return int(db.execute("SELECT SUM(LENGTH(block)) FROM episodes_fts_data").fetchone()[0])
 
 
