@@ -44,6 +44,7 @@ bench: install
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --sleep --json bench-out/locomo-sleep.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --json bench-out/locomo.json
 	$(KUZYA) bench scale --episodes 100000 --json bench-out/scale.json
+	$(KUZYA) bench forget --episodes 100000 --json bench-out/forget.json
 	$(KUZYA) bench groupchat --json bench-out/groupchat.json
 
 # Answer mode: the scenarios answered by the embedded models, 5 runs each, greedy and

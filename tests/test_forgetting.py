@@ -136,3 +136,19 @@ def test_recall_shows_no_fact_a_deleted_message_stated(memory: Memory) -> None:
     after = memory.recall("What am I allergic to?", participants=["ana"], now=day(1))
     assert "peanut" not in after.as_prompt().lower()
     assert memory.profile("ana").facts == ()
+
+
+def test_forget_about_two_things_forgets_each_wherever_it_was_said(memory: Memory) -> None:
+    memory.remember(
+        "I've been seeing a therapist, Dr. Lund, for my panic attacks.", speaker="owen", time=day(0)
+    )
+    memory.remember("I run a pottery shop. Panic attacks are rare now.", speaker="owen",
+                    time=day(1))  # fmt: skip
+    memory.remember(
+        "Please forget what I told you about my therapist and the panic attacks.",
+        speaker="owen",
+        time=day(2),
+    )
+    said = " ".join(e.text for e in memory.get_all()).lower()
+    assert "lund" not in said and "panic" not in said and "therapist" not in said
+    assert "pottery" in said

@@ -45,7 +45,9 @@ def test_sessions_and_probes_are_consistent(path: Path) -> None:
     for session in scenario.sessions:
         assert session.id not in times, f"duplicate session id {session.id}"
         when = datetime.fromisoformat(session.time)
-        assert previous is None or when > previous, f"session {session.id} is not after the one before"
+        assert previous is None or when > previous, (
+            f"session {session.id} is not after the one before"
+        )
         previous = when
         times[session.id] = when
         assert session.messages
@@ -53,7 +55,9 @@ def test_sessions_and_probes_are_consistent(path: Path) -> None:
             assert message.speaker in session.participants
             assert message.text.strip()
     for probe in scenario.probes:
-        assert probe.after in times, f"probe {probe.question!r} names unknown session {probe.after!r}"
+        assert probe.after in times, (
+            f"probe {probe.question!r} names unknown session {probe.after!r}"
+        )
         assert datetime.fromisoformat(probe.time) > times[probe.after], (
             f"probe {probe.question!r} is not after session {probe.after}"
         )
@@ -61,4 +65,6 @@ def test_sessions_and_probes_are_consistent(path: Path) -> None:
         assert probe.question.strip()
         assert probe.expect_any or probe.expect_none, f"probe {probe.question!r} checks nothing"
         if not probe.expect_any:
-            assert probe.strict_recall, f"probe {probe.question!r} only forbids text but is not strict"
+            assert probe.strict_recall, (
+                f"probe {probe.question!r} only forbids text but is not strict"
+            )

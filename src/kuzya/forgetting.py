@@ -34,6 +34,7 @@ from kuzya.store.base import NewEpisode, Store, StoredClaim
 from kuzya.text import terms
 
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
+_LIST = re.compile(r",|;|\b(?:and|or)\b|(?<!\w)(?:и|или)(?!\w)", re.I)
 BATCH = 500
 
 
@@ -116,7 +117,10 @@ class Eraser:
         pending = self._pending(request.subject, scope, said_in)
         claims = [c for c in (*seen, *pending) if _before(c.said_at, c.episode_id, said_in)]
         facts, _ = fold(claims)
-        about = set(terms(request.about or ""))
+        # "my therapist and the panic attacks": each thing named is forgotten wherever said
+        topics = [set(terms(part)) for part in _LIST.split(request.about or "")]
+        topics = [topic for topic in topics if topic]
+        about = set().union(*topics)
         targets = [
             f
             for f in facts
@@ -128,10 +132,10 @@ class Eraser:
         chosen = [c for c in claims if (c.subject, c.attribute, c.value_key) in keys]
         reason = f"forget requested by {request.subject}"
         self.store.forget_claims(self.namespace, [c.id for c in chosen if c.id > 0], reason, actor)
-        words = [set(terms(c.value)) for c in chosen] + ([about] if about else [])
+        words = [set(terms(c.value)) for c in chosen] + topics
         episodes = {c.episode_id for c in chosen}
-        if about:
-            episodes.update(self.store.matching(self.namespace, sorted(about), scope))
+        for topic in topics:
+            episodes.update(self.store.matching(self.namespace, sorted(topic), scope))
         own = [
             e
             for e in self.store.fetch(self.namespace, sorted(episodes), scope)

@@ -189,6 +189,7 @@ class Memory:
             if request is not None:
                 self.eraser.forget(request, sorted(episode.audience), episode.speaker, episode)
         if any(requests):
+            self.store.purge()
             stored = [self._current(e) for e in stored]
         if self.worker is not None:
             self.worker.notify(len(stored))
@@ -333,8 +334,10 @@ class Memory:
     def delete(self, memory_id: int, *, actor: str | None = None) -> None:
         """Forget a memory and everything made from it: its claims (the facts it alone
         stated), the diary's words about it, the assistant replies made from it. Its text
-        leaves every index; the history keeps only that it was deleted."""
+        leaves every index, and when this returns it is in none of the store's files; the
+        history keeps only that it was deleted."""
         self.eraser.delete([validate.memory_id(memory_id)], validate.actor(actor))
+        self.store.purge()
 
     def history(
         self, memory_id: int, *, participants: Sequence[str] | None = None
@@ -447,7 +450,9 @@ class Memory:
             raise InvalidInput(f"unknown attribute {attribute!r}; known: {', '.join(ATTRIBUTES)}")
         request = Forget(who, attribute, None if about is None else validate.text(about, "about"))
         scope = [who] if participants is None else validate.names(participants, "participants")
-        return self.eraser.forget(request, scope, validate.actor(actor))
+        done = self.eraser.forget(request, scope, validate.actor(actor))
+        self.store.purge()
+        return done
 
     def diary(self, *, participants: Sequence[str], kind: str | None = None) -> list[DiaryEntry]:
         """Diary entries the participants may see, oldest first ("conversation", "day",
@@ -463,7 +468,10 @@ class Memory:
         sleeper = Sleeper(
             self.store, self.embedder, self.namespace, self.eraser, self.llm, self.ner
         )
-        return sleeper.run(validate.moment(now, "now"))
+        report = sleeper.run(validate.moment(now, "now"))
+        if report.forgotten:
+            self.store.purge()
+        return report
 
     def start_worker(self, *, every: int = 50, idle_seconds: float = 30.0) -> SleepWorker:
         """Sleep in a background thread after `every` messages, or after `idle_seconds`

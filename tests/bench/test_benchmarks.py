@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from kuzya.bench import scale
+from kuzya.bench import forget, scale
 from kuzya.cli.app import app
 from kuzya.embed import load_embedder
 
@@ -109,3 +109,12 @@ def test_bench_scale_small(tmp_path: Path) -> None:
     assert report["import_msgs_per_s"] > 0
     assert report["latency_ms"]["p95"] >= report["latency_ms"]["p50"] > 0
     assert report["mean_items"] > 0
+
+
+def test_bench_forget_small(tmp_path: Path) -> None:
+    report = forget.run(300, load_embedder("hash"), tmp_path, deletes=5, batch=100)
+    assert report["episodes"] == 300 and report["deletes"] == 5
+    assert report["secret_words_left_in_files"] == 0
+    assert report["delete_ms"]["p95"] >= report["delete_ms"]["p50"] > 0
+    assert report["delete_without_purge_ms"]["p50"] > 0 and report["compact_s"] >= 0
+    assert 0 < report["index_bytes"] < report["db_bytes"]

@@ -93,6 +93,28 @@ def test_import_jsonl_stats_history_forget(tmp_path: Path) -> None:
     assert re.search(r"episodes\W+2\b", invoke("stats", "--db", db))
 
 
+def test_forget_purges_the_file_and_compact_reports_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "cli.db"
+    chat = tmp_path / "chat.jsonl"
+    notes = [f"ordinary note number {i} about lemons" for i in range(30)]
+    chat.write_text(
+        "\n".join(
+            json.dumps({"text": text, "speaker": "ana"})
+            for text in ["my locker code is Zanzibarquux", *notes]
+        ),
+        encoding="utf-8",
+    )
+    invoke("import", str(chat), "--db", str(path), "-n", "home")
+    invoke("forget", "1", "--db", str(path), "-n", "home")
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("cli.db*") if p.is_file())
+    assert b"anzibarquux" not in raw and b"ordinary note number 7" in raw
+    out = " ".join(invoke("compact", "--db", str(path), "-n", "home").split())
+    found = re.fullmatch(r"compacted (\S+): ([\d,]+) -> ([\d,]+) bytes", out)
+    assert found is not None, out
+    before, after = (int(found[i].replace(",", "")) for i in (2, 3))
+    assert Path(found[1]) == path and after == path.stat().st_size and after <= before
+
+
 def test_bad_input_is_refused(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.db")
     with pytest.raises(InvalidInput):

@@ -42,6 +42,12 @@ ENGLISH: list[tuple[str, str, Expected]] = [
     ("forget-that", "Forget that.", PREVIOUS),
     ("delete-this", "Please delete this.", PREVIOUS),
     ("address", "Forget my address.", ("address", None, False)),
+    ("address-no-need", "Please forget my address, no need to keep it.", ("address", None, False)),
+    (
+        "ru-phone-aside",
+        "слушай, забудь мой номер телефона, не надо его хранить.",
+        ("phone", None, False),
+    ),
     ("can-phone", "Can you forget my phone number?", ("phone", None, False)),
     ("everything-you-know", "Forget everything you know about me.", EVERYTHING),
     ("that-lisbon", "Please forget that I live in Lisbon.", ("lives_in", "Lisbon", False)),

@@ -134,7 +134,7 @@ def queries(count: int, seed: int = 11) -> Iterator[tuple[str, tuple[str, ...]]]
             yield query, (*members, "assistant")
 
 
-def _percentiles(latencies: list[float]) -> dict[str, float]:
+def percentiles(latencies: list[float]) -> dict[str, float]:
     ordered = sorted(latencies)
     return {
         "p50": round(statistics.median(ordered), 2),
@@ -189,8 +189,8 @@ def run(
         "embedder": embedder.name,
         "import_msgs_per_s": round(episodes / import_seconds, 1),
         "reopen_first_recall_s": round(first_recall, 2),
-        "latency_ms": _percentiles(latencies),
-        "latency_all_visible_ms": _percentiles(everything),
+        "latency_ms": percentiles(latencies),
+        "latency_all_visible_ms": percentiles(everything),
         "mean_items": round(statistics.fmean(sizes), 1),
         "db_bytes": path.stat().st_size,
     }

@@ -23,6 +23,7 @@ from kuzya.cli.options import (
     Participants,
     Viewers,
     console,
+    settings,
 )
 from kuzya.cli.options import ids as _ids
 from kuzya.cli.options import open_memory as _open
@@ -232,6 +233,24 @@ def forget(
     console.print(
         f"forgot {done.facts} facts; {done.redacted} messages redacted, {done.deleted} deleted"
     )
+
+
+@app.command()
+def compact(
+    db: DbOption = None, namespace: NamespaceOption = None, embedder: EmbedderOption = None
+) -> None:
+    """Rewrite the store file (every namespace) to reclaim the space of deleted memories."""
+    path = settings(db, namespace, embedder).db
+    before = _store_bytes(path)
+    with _open(db, namespace, embedder) as memory:
+        memory.compact()
+    console.print(f"compacted {path}: {before:,} -> {_store_bytes(path):,} bytes")
+
+
+def _store_bytes(path: Path) -> int:
+    """The store file and its write-ahead log."""
+    files = (path, path.with_name(path.name + "-wal"))
+    return sum(f.stat().st_size for f in files if f.exists())
 
 
 @app.command()

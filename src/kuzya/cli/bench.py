@@ -127,6 +127,46 @@ def scale(
     _write(json_out, result)
 
 
+@bench_app.command("forget")
+def forget(
+    episodes: Annotated[int, typer.Option("--episodes", min=1)] = 100_000,
+    deletes: Annotated[int, typer.Option("--deletes", min=1)] = 20,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = "use",
+) -> None:
+    """Import N synthetic episodes, then time deletes (each purging the store's files)
+    and a full compact."""
+    from kuzya.bench.forget import run
+
+    with (
+        tempfile.TemporaryDirectory(prefix="kuzya-forget-") as tmp,
+        Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as progress,
+    ):
+        task = progress.add_task("importing", total=episodes)
+        result = run(
+            episodes,
+            load_embedder(embedder),
+            Path(tmp),
+            deletes=deletes,
+            progress=lambda n: progress.advance(task, n),
+        )
+    purged, plain = result["delete_ms"], result["delete_without_purge_ms"]
+    console.print(
+        f"{result['episodes']} episodes ({result['db_bytes']:,} bytes, full-text index "
+        f"{result['index_bytes']:,}): delete with purge p50 {purged['p50']} ms, p95 "
+        f"{purged['p95']} ms; without purge p50 {plain['p50']} ms, p95 {plain['p95']} ms; "
+        f"compact {result['compact_s']} s; secret words left in the files: "
+        f"{result['secret_words_left_in_files']} of {result['deletes']}"
+    )
+    _write(json_out, result)
+
+
 @eval_app.command("scenarios")
 def scenarios(
     paths: Annotated[list[Path], typer.Argument(exists=True)],

@@ -356,8 +356,13 @@ class Store(EpisodeStore, SearchStore, EntityStore, ClaimStore, DiaryStore, JobS
         """Record the embedder on first use; refuse a different one later."""
         ...
 
+    def purge(self) -> None:
+        """Afterwards no file of the store holds text of forgotten memories (called once
+        at the end of each forgetting: delete, forget, redaction)."""
+        ...
+
     def compact(self) -> None:
-        """Reclaim space; afterwards no index holds words of forgotten memories."""
+        """Purge, and rewrite the store to reclaim the space of deleted rows."""
         ...
 
     def close(self) -> None: ...

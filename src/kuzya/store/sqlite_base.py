@@ -201,11 +201,44 @@ class SQLiteConnection:
     def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
         return self._sync().vectors(namespace, ids)
 
-    def compact(self) -> None:
-        """Rewrite the full-text index and the file: words of forgotten memories, which the
-        index keeps in old segments until they are merged, are gone afterwards."""
-        with self._write() as db:
-            db.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')")
+    def purge(self) -> None:
+        """Afterwards no file of the store holds text of forgotten memories.
+
+        The full-text index only marks deleted rows (the words stay in its old segments,
+        and the marks repeat them) until its segments are merged into one; the WAL keeps
+        old page images until it is checkpointed and truncated. A reader holding an older
+        snapshot may still need those pages: the checkpoint waits for it within the busy
+        timeout, and fails with StoreError if it cannot finish.
+        """
+        try:
+            with self._write() as db:
+                db.execute("INSERT INTO episodes_fts (episodes_fts) VALUES ('optimize')")
+        except StoreError as exc:
+            raise self._not_purged(str(exc)) from exc
+        self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        """Copy the WAL into the file and truncate it to zero bytes."""
         with self._lock:
-            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try:
+                busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            except sqlite3.OperationalError as exc:
+                raise self._not_purged(str(exc)) from exc
+        if busy:
+            raise self._not_purged(
+                "another connection kept reading an older snapshot, or writing, past the busy "
+                "timeout"
+            )
+
+    def _not_purged(self, reason: str) -> StoreError:
+        return StoreError(
+            f"forgotten text may remain in the files of {self.path}: {reason}; compact() or "
+            "the next forgetting purges it once that connection is done"
+        )
+
+    def compact(self) -> None:
+        """Purge, then rewrite the whole file to reclaim the space of deleted rows."""
+        self.purge()
+        with self._lock:
             self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the rewritten pages
