@@ -33,7 +33,6 @@ from kuzya.model import Episode, Message, is_assistant
 from kuzya.store.base import NewEpisode, Store, StoredClaim
 from kuzya.text import terms
 
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
 _LIST = re.compile(r",|;|\b(?:and|or)\b|(?<!\w)(?:и|или)(?!\w)", re.I)
 BATCH = 500
 
@@ -134,8 +133,8 @@ class Eraser:
         self.store.forget_claims(self.namespace, [c.id for c in chosen if c.id > 0], reason, actor)
         words = [set(terms(c.value)) for c in chosen] + topics
         episodes = {c.episode_id for c in chosen}
-        for topic in topics:
-            episodes.update(self.store.matching(self.namespace, sorted(topic), scope))
+        for group in {frozenset(w) for w in words if w}:  # said again anywhere, in any words
+            episodes.update(self.store.matching(self.namespace, sorted(group), scope))
         own = [
             e
             for e in self.store.fetch(self.namespace, sorted(episodes), scope)
@@ -195,7 +194,7 @@ class Eraser:
         state a forgotten claim; returns (redacted, deleted)."""
         redacted = deleted = 0
         for episode in episodes:
-            sentences = [s for s in _SENTENCE.split(episode.text) if s.strip()]
+            sentences = rules.sentences(episode.text)
             kept = [s for s in sentences if not self._states(s, episode.speaker, words, keys)]
             try:
                 if not kept:

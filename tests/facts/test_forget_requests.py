@@ -43,6 +43,9 @@ ENGLISH: list[tuple[str, str, Expected]] = [
     ("delete-this", "Please delete this.", PREVIOUS),
     ("address", "Forget my address.", ("address", None, False)),
     ("address-no-need", "Please forget my address, no need to keep it.", ("address", None, False)),
+    ("address-value", "Forget my address, 17 Zanzibar Lane, please", ("address", None, False)),
+    ("email-value", "Please forget my email: ana@example.org", ("email", None, False)),
+    ("ru-address-value", "Забудь мой адрес ул. Квакерова 17", ("address", None, False)),
     (
         "ru-phone-aside",
         "слушай, забудь мой номер телефона, не надо его хранить.",
@@ -270,6 +273,12 @@ NOT_REQUESTS = [
 
 SAID = [
     ("that-fact", "Please forget that I live in Lisbon", "Please forget that …"),
+    (
+        "address-value",
+        "Forget my address, 17 Zanzibar Lane, please",
+        "Forget my address, …, please",
+    ),
+    ("ru-address-value", "Забудь мой адрес ул. Квакерова 17", "Забудь мой адрес …"),
     ("ru-all-about", "Забудь всё про Машу", "Забудь всё про …"),
     ("ru-that-fact", "Забудь, что я живу в Казани", "Забудь, что …"),
     (

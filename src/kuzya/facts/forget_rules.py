@@ -57,6 +57,8 @@ _LONGEST = 300  # characters: an object longer than this names nothing the rules
 _LONGEST_SENTENCE = 1000
 _CYRILLIC = re.compile(r"[а-яё]", re.I)
 _NAME = re.compile(r"(?-i:[A-ZА-ЯЁ][a-zа-яё]+(?:\s+[A-ZА-ЯЁ][a-zа-яё]+)?)")
+_BETWEEN_WORDS = re.compile(r"(?<=\w)[\s,:;—–-]+(?=\S)")
+_VALUE = re.compile(r"[\s,:;—–-]+(?P<value>(?=.*(?:\d|@|(?-i:[A-ZА-ЯЁ]))).+?)[\s.!]*$", re.I)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
@@ -179,6 +181,8 @@ def _read(
         return _Reading(_forget(speaker))
     if attribute := _attribute(language, what):
         return _Reading(_forget(speaker, attribute))
+    if named := _attribute_and_value(language, sentence, start, end, speaker):
+        return named
     if match := language.about.fullmatch(sentence, start, end):
         return _about(language, match, speaker, alone)
     match = language.that.fullmatch(sentence, start, end)
@@ -195,6 +199,18 @@ def _forget(
 
 def _attribute(language: Language, what: str) -> str | None:
     return next((name for pattern, name in language.targets if pattern.fullmatch(what)), None)
+
+
+def _attribute_and_value(
+    language: Language, sentence: str, start: int, end: int, speaker: str
+) -> _Reading | None:
+    """'my address, 17 Zanzibar Lane', 'мой адрес ул. Квакерова 17': an attribute and its
+    value (a digit, a capital or an @ in it), which the stored request must not keep."""
+    for cut in reversed([m.start() for m in _BETWEEN_WORDS.finditer(sentence, start, end)]):
+        rest = _VALUE.match(sentence, cut, end)
+        if rest and (attribute := _attribute(language, sentence[start:cut])):
+            return _Reading(_forget(speaker, attribute), (rest.start("value"), rest.end("value")))
+    return None
 
 
 def _about(language: Language, match: re.Match[str], speaker: str, alone: bool) -> _Reading | None:

@@ -88,7 +88,8 @@ def _grammar(text: str) -> _Grammar:
     return rules_ru if _CYRILLIC.search(text) else rules_en
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """The sentences of a text, not cut after an abbreviation ("Dr. Smith", "ул. Ленина")."""
     found, start = [], 0
     for match in _SENTENCE_END.finditer(text):
         if "\n" not in match.group(0) and _ABBREVIATION.search(text[start : match.start()]):
@@ -114,7 +115,7 @@ def _statement(grammar: _Grammar, sentence: str) -> str:
 def claims(text: str, speaker: str) -> list[Claim]:
     """The personal facts a message states, first-person ones about `speaker`."""
     found: list[Claim] = []
-    for sentence in _sentences(text):
+    for sentence in sentences(text):
         grammar = _grammar(sentence)
         statement = _statement(grammar, grammar.normalise(sentence))
         for clause in grammar.CLAUSE_BREAK.split(statement):
@@ -223,4 +224,4 @@ def forget_request(text: str, speaker: str) -> Forget | None:
     Lisbon") by `claims`."""
     if not forget_rules.may_ask(text):
         return None
-    return forget_rules.request(text, _sentences(text), speaker, claims)
+    return forget_rules.request(text, sentences(text), speaker, claims)
