@@ -185,18 +185,25 @@ class Memory:
 
     def _store(self, messages: Sequence[Message]) -> list[Episode]:
         vectors = self.embedder.embed([m.content for m in messages])
-        known: dict[str, dict[str, str]] = {}  # gazetteer per speaker
+        # The names each speaker's messages may resolve: those visible to the message's
+        # own audience, and those later messages of the batch said before them.
+        known: dict[tuple[str, frozenset[str]], dict[str, str]] = {}
         batch = []
         for message, vector in zip(messages, vectors, strict=True):
-            if message.speaker not in known:
-                known[message.speaker] = self.store.gazetteer(self.namespace, message.speaker)
-            new = self._analysed(message, vector, known[message.speaker])
+            audience = frozenset(message.participants)
+            if (message.speaker, audience) not in known:
+                known[message.speaker, audience] = self.store.gazetteer(
+                    self.namespace, message.speaker, sorted(audience)
+                )
+            new = self._analysed(message, vector, known[message.speaker, audience])
             batch.append(new)
-            for mention in new.mentions:  # later messages of the batch know these names
-                for names in known.values():
+            for (speaker, viewers), names in known.items():
+                if not viewers <= audience:
+                    continue
+                for mention in new.mentions:
                     names.setdefault(mention.key, mention.key)
-                if mention.relation:
-                    known[message.speaker][f"my {mention.relation}"] = mention.key
+                    if mention.relation and speaker == message.speaker:
+                        names[f"my {mention.relation}"] = mention.key
         stored = self.store.add_episodes(self.namespace, batch)
         if self.worker is not None:
             self.worker.notify(len(stored))
@@ -316,7 +323,7 @@ class Memory:
         new = self._analysed(
             message,
             self.embedder.embed([message.content])[0],
-            self.store.gazetteer(self.namespace, message.speaker),
+            self.store.gazetteer(self.namespace, message.speaker, message.participants),
         )
         return self.store.update_episode(self.namespace, episode.id, new, who)
 
@@ -342,9 +349,12 @@ class Memory:
         ids = [source for item in recall.items for source in item.sources]
         self.store.reinforce(self.namespace, ids, present, recall.now)
 
-    def entities(self) -> list[Entity]:
-        """Entities of this namespace with their aliases and mention counts."""
-        return self.store.entities(self.namespace)
+    def entities(self, *, participants: Sequence[str] | None = None) -> list[Entity]:
+        """Entities the participants' visible memories mention, with the aliases and
+        mention counts those show; without participants, an admin listing of everything
+        in the namespace."""
+        present = None if participants is None else validate.names(participants, "participants")
+        return self.store.entities(self.namespace, present)
 
     def merge_entities(self, *, min_cosine: float = 0.25) -> list[EntityChange]:
         """Merge two names of one entity ("Mel" and "Melanie"); each merge is recorded."""
@@ -436,7 +446,7 @@ class Memory:
         new = self._analysed(
             message,
             self.embedder.embed([text])[0],
-            self.store.gazetteer(self.namespace, episode.speaker),
+            self.store.gazetteer(self.namespace, episode.speaker, message.participants),
         )
         self.store.redact_episode(self.namespace, episode.id, new, None)
 

@@ -698,9 +698,9 @@ def test_mentions_added_later_link_once_and_kinds_fill_only_the_generic_one(stor
     assert store.entities(OTHER_NS) == []
 
     kinds = {"oslo": "place", "melanie": "person", "rex": "person", "nobody": "org"}
-    assert store.set_entity_kinds(NS, kinds) == 2
-    assert store.set_entity_kinds(NS, {"oslo": "org"}) == 0  # typed once, not retyped
-    assert store.set_entity_kinds(OTHER_NS, {"leo": "person"}) == 0
+    assert store.set_entity_kinds(NS, episode.id, kinds) == 2
+    assert store.set_entity_kinds(NS, episode.id, {"oslo": "org"}) == 0  # not retyped
+    assert store.set_entity_kinds(OTHER_NS, episode.id, {"leo": "person"}) == 0
     assert {e.key: e.kind for e in store.entities(NS)} == {
         "melanie": "person", "oslo": "place", "rex": "pet", "leo": "name",
     }  # fmt: skip
