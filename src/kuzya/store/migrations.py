@@ -219,7 +219,8 @@ def m005_entity_views(db: sqlite3.Connection) -> None:
     in the text and the name and kind as written there; counts are kept per (audience,
     entity); an alias names the audience and episode that taught it (0: a merge);
     reinforcements are logged to be undone with their episodes. Written names, kinds and
-    counts leave the entities table (an entity is its key and sense)."""
+    counts leave the entities table (an entity is its key and sense). A merge recorded
+    before cannot be undone by its id any more (split the entity instead)."""
     _run(
         db,
         """
@@ -277,6 +278,7 @@ def m005_entity_views(db: sqlite3.Connection) -> None:
             reinforcement_id INTEGER NOT NULL REFERENCES reinforcements (id),
             PRIMARY KEY (episode_id, reinforcement_id)
         ) WITHOUT ROWID;
+        UPDATE entity_history SET event = 'MERGE-BEFORE-VIEWS' WHERE event = 'MERGE';
         ALTER TABLE entities DROP COLUMN name;
         ALTER TABLE entities DROP COLUMN kind;
         ALTER TABLE entities DROP COLUMN mentions;
