@@ -111,6 +111,23 @@ def test_the_entity_list_shows_what_the_participants_may_see(hash_memory: Memory
     }
 
 
+def test_a_sense_is_chosen_by_the_mentions_the_audience_may_see(memory: Memory) -> None:
+    store, ns = memory.store, memory.namespace
+    memory.remember("Sam from accounting approved the budget.", speaker="bob",
+                    participants=GROUP)  # fmt: skip
+    nephew = memory.remember("My nephew Sam loves dinosaurs and Lego.", speaker="ana",
+                             participants=GROUP)  # fmt: skip
+    for toy in ("dinosaur toy", "toy dinosaur", "plastic dinosaur"):  # ana's DM: one Sam yet
+        memory.remember(f"I hear Sam wants a new {toy} for his birthday.", speaker="ana",
+                        participants=ANA)  # fmt: skip
+    sam = by_key(memory)["sam"]
+    split = store.split_entity(ns, sam.id, [nephew.id], "the nephew is someone else")
+    # for the group, the first Sam is only the accountant: the nephew's sense is closer
+    said = memory.remember("I hear Sam wants a new dinosaur toy.", speaker="ana",
+                           participants=GROUP)  # fmt: skip
+    assert said.id in store.entity_episodes(ns, split.entity_id)
+
+
 # -- 3. merges and splits are decided and applied per audience -------------------------------
 
 
@@ -242,19 +259,33 @@ TALK = [  # (participants, speaker, text)
     (["bob"], "bob", "Sam from accounting is my neighbour in Bergen."),
     (GROUP, "ana", "My nephew Sam wants a dinosaur book for his birthday."),
 ]
+LATER = [  # said after the merges and splits: they follow the decisions they may see
+    (GROUP, "bob", "I hear Sam from accounting sent the budget numbers."),
+    (ANA, "ana", "I hear Mel is camping again this weekend."),
+    (GROUP, "ana", "I hear Mel is camping again."),
+    (ANA, "ana", "My nephew Sam lost his first tooth."),
+    (GROUP, "ana", "My brother Tom is coming on Sunday."),
+]
 QUESTIONS = ["Who is visiting next week?", "What did Mel paint?", "Tell me about Oslo",
              "What does Sam want?", "my brother"]  # fmt: skip
 
 
+def _say(memory: Memory, talk: slice, present: list[str], everything: bool) -> None:
+    """Those of the messages (a slice of TALK + LATER) said before the participants, or
+    all of them; each at its own hour."""
+    for hour, (participants, speaker, text) in list(enumerate(TALK + LATER))[talk]:
+        if everything or set(participants) >= set(present):
+            memory.remember(text, speaker=speaker, participants=participants,
+                            conversation="+".join(participants),
+                            time=T0 + timedelta(hours=hour))  # fmt: skip
+
+
 def _view(path: Path, embedder: Embedder, present: list[str], everything: bool) -> Any:
     with Memory.open(path, namespace="t", embedder=embedder) as memory:
-        for i, (participants, speaker, text) in enumerate(TALK):
-            if everything or set(participants) >= set(present):
-                memory.remember(text, speaker=speaker, participants=participants,
-                                conversation="+".join(participants),
-                                time=T0 + timedelta(hours=i))  # fmt: skip
+        _say(memory, slice(len(TALK)), present, everything)
         memory.merge_entities()
         memory.split_entities()
+        _say(memory, slice(len(TALK), None), present, everything)
         ranker = memory.with_settings(text_weight=0.0)  # BM25 statistics may differ
         recalled = [
             [(item.text, item.speaker, round(item.score, 5))
