@@ -161,6 +161,19 @@ def test_a_merge_in_a_dm_leaves_the_group_alone(memory: Memory) -> None:
     assert_associations_follow_mentions(memory)
 
 
+def test_a_merged_name_goes_with_the_messages_that_said_it(memory: Memory) -> None:
+    said = [memory.remember(text, speaker="ana") for text in [
+        "My friend Melanie paints landscapes and loves camping.",
+        "I think Melanie went camping with her kids last weekend.",
+        "Yesterday Mel showed me her new painting of a lake.",
+    ]]  # fmt: skip
+    assert [c.name for c in memory.merge_entities()] == ["Mel"]
+    assert memory.store.gazetteer(memory.namespace, "ana", ANA)["mel"] == "melanie"
+    memory.delete(said[2].id)
+    assert "mel" not in memory.store.gazetteer(memory.namespace, "ana", ANA)
+    assert [e.aliases for e in memory.entities()] == [frozenset({"melanie", "my friend"})]
+
+
 # -- 4. reinforcement ---------------------------------------------------------------------------
 
 

@@ -217,7 +217,8 @@ def m005_entity_views(db: sqlite3.Connection) -> None:
     """Entity rows carry the audience they were learned in, so each view is computed
     from what its viewers may see: mentions get their episode's audience, their order
     in the text and the name and kind as written there; counts are kept per (audience,
-    entity); an alias names the audience and episode that taught it (0: a merge);
+    entity); an alias names the audience and episode that taught it (0: a merge made
+    before, kept while the entity is);
     reinforcements are logged to be undone with their episodes. Written names, kinds and
     counts leave the entities table (an entity is its key and sense). A merge recorded
     before cannot be undone by its id any more (split the entity instead)."""

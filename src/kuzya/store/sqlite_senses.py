@@ -53,21 +53,21 @@ def merge(
     half_life: float,
 ) -> dict[str, Any]:
     """Fold the mentions of `source` in these audiences into `target`, with their aliases;
-    `source` is erased if nothing else mentions it. Returns what `unmerge` needs."""
-    episodes = views.mentioned_in(db, source, audiences)
-    within = placeholders(episodes)
-    moved_audiences = sorted({int(r[0]) for r in db.execute(
-        f"SELECT audience_id FROM mentions WHERE entity_id = ? AND episode_id IN ({within})",
-        (source, *episodes),
-    )})  # fmt: skip
-    shared = sorted(set(views.mentioned_in(db, target, None)) & set(episodes))
+    there its name becomes an alias of `target`, taught by the episodes that said it (it
+    goes with the last of them). `source` is erased if nothing else mentions it. Returns
+    what `unmerge` needs."""
+    moved = {int(e): int(a) for e, a in db.execute(
+        "SELECT episode_id, audience_id FROM mentions WHERE entity_id = ? ORDER BY episode_id",
+        (source,),
+    ) if audiences is None or a in audiences}  # fmt: skip
+    episodes, moved_audiences = list(moved), sorted(set(moved.values()))
     undo: dict[str, Any] = {
         "source": source,
         "key": _key(db, source),
         "name": views.first_written(db, source, moved_audiences)[0],
         "episodes": episodes,
-        "shared": shared,  # episodes that named both: they keep only the target
-        "audiences": moved_audiences,
+        # episodes that named both keep only the target
+        "shared": sorted(set(views.mentioned_in(db, target, None)) & set(episodes)),
         "aliases": [list(r) for r in db.execute(
             "SELECT speaker, alias, audience_id, episode_id FROM entity_aliases "
             f"WHERE entity_id = ? AND audience_id IN ({placeholders(moved_audiences)})",
@@ -78,8 +78,8 @@ def merge(
     _retarget(db, namespace, undo["aliases"], target)
     if undo["key"] != _key(db, target):
         db.executemany(
-            "INSERT OR REPLACE INTO entity_aliases VALUES (?, '', ?, ?, 0, ?)",
-            [(namespace, undo["key"], audience, target) for audience in moved_audiences],
+            "INSERT OR REPLACE INTO entity_aliases VALUES (?, '', ?, ?, ?, ?)",
+            [(namespace, undo["key"], moved[e], e, target) for e in episodes],
         )
     graph.erase_unmentioned(db, namespace, [source])
     return undo
@@ -109,8 +109,8 @@ def unmerge(
     _retarget(db, namespace, undo["aliases"], source)
     db.executemany(
         "DELETE FROM entity_aliases WHERE namespace = ? AND speaker = '' AND alias = ? "
-        "AND audience_id = ? AND episode_id = 0 AND entity_id = ?",
-        [(namespace, undo["key"], audience, target) for audience in undo["audiences"]],
+        "AND episode_id = ? AND entity_id = ?",
+        [(namespace, undo["key"], episode, target) for episode in undo["episodes"]],
     )
     return source
 
