@@ -88,6 +88,19 @@ def test_an_alias_learned_in_a_dm_is_not_used_in_the_group(hash_memory: Memory) 
     assert store.gazetteer(ns, "ana", GROUP)["my brother"] == "max"
 
 
+def test_one_batch_resolves_each_message_with_what_its_audience_may_see(
+    hash_memory: Memory,
+) -> None:
+    said = hash_memory.remember_many([
+        {"text": "My brother Tom lives in Oslo.", "speaker": "ana", "participants": ANA},
+        {"text": "My brother is visiting us.", "speaker": "ana", "participants": GROUP},
+        {"text": "My brother called me.", "speaker": "ana", "participants": ANA},
+    ])  # fmt: skip
+    tom = by_key(hash_memory)["tom"]
+    episodes = hash_memory.store.entity_episodes(hash_memory.namespace, tom.id)
+    assert episodes == [said[0].id, said[2].id]
+
+
 # -- 2. the entity list, counts, names and kinds -----------------------------------------------
 
 
