@@ -207,6 +207,12 @@ def test_reinforcement_uses_only_visible_episodes_of_its_namespace(
     assert len(associations(hash_memory)) == len(before) + 4  # leo, oslo x mia, rome
     hash_memory.delete(said[1].id)  # takes its co-recall back with it
     assert_associations_follow_mentions(hash_memory)
+    store.reinforce(ns, [said[0].id, hash_memory.remember("I hear Mia is in Oslo.",
+                                                          speaker="ana").id], ANA, T0)  # fmt: skip
+    assert query(hash_memory, "SELECT COUNT(*) FROM reinforcements") == [(1,)]
+    hash_memory.prune(now=T0 + timedelta(days=3650))  # faded: the log goes too
+    assert query(hash_memory, "SELECT * FROM reinforcements") == []
+    assert query(hash_memory, "SELECT * FROM reinforcement_sources") == []
 
 
 # -- 5. deleting and rewriting take back what a message added ----------------------------------

@@ -279,6 +279,8 @@ def m005_entity_views(db: sqlite3.Connection) -> None:
             reinforcement_id INTEGER NOT NULL REFERENCES reinforcements (id),
             PRIMARY KEY (episode_id, reinforcement_id)
         ) WITHOUT ROWID;
+        CREATE INDEX reinforcement_sources_by_reinforcement
+            ON reinforcement_sources (reinforcement_id);
         UPDATE entity_history SET event = 'MERGE-BEFORE-VIEWS' WHERE event = 'MERGE';
         ALTER TABLE entities DROP COLUMN name;
         ALTER TABLE entities DROP COLUMN kind;

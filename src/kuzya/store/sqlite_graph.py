@@ -435,7 +435,17 @@ def episodes_of(
 def prune(
     db: sqlite3.Connection, namespace: str, now: float, half_life: float, below: float
 ) -> int:
-    """Delete associations whose decayed weight fell below `below`; returns how many."""
+    """Delete associations whose decayed weight fell below `below`, and the log of
+    reinforcements that added less than that by now; returns how many associations."""
+    faded = [
+        (logged,)
+        for logged, amount, at in db.execute(
+            "SELECT id, amount, at FROM reinforcements WHERE namespace = ?", (namespace,)
+        ).fetchall()
+        if decayed(amount, at, now, half_life) < below
+    ]
+    db.executemany("DELETE FROM reinforcement_sources WHERE reinforcement_id = ?", faded)
+    db.executemany("DELETE FROM reinforcements WHERE id = ?", faded)
     weak = [
         (audience, a, b)
         for audience, a, b, weight, updated in db.execute(
