@@ -103,10 +103,11 @@ def count(db: sqlite3.Connection, audience_id: int, entity_id: int, delta: int) 
         "SET mentions = mentions + excluded.mentions",
         (audience_id, entity_id, delta),
     )
-    db.execute(
-        "DELETE FROM entity_counts WHERE audience_id = ? AND entity_id = ? AND mentions <= 0",
-        (audience_id, entity_id),
-    )
+    if delta < 0:
+        db.execute(
+            "DELETE FROM entity_counts WHERE audience_id = ? AND entity_id = ? AND mentions <= 0",
+            (audience_id, entity_id),
+        )
 
 
 def new_entity(db: sqlite3.Connection, namespace: str, key: str) -> int:

@@ -36,7 +36,8 @@ def move_mentions(
             "DELETE FROM mentions WHERE entity_id = ? AND episode_id = ?", (source, episode_id)
         )
         graph.count(db, row[0], source, -1)
-        graph.count(db, row[0], target, moved)
+        if moved:
+            graph.count(db, row[0], target, 1)
         graph.contribute(db, episode_id, 1.0, half_life)
 
 
