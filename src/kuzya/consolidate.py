@@ -8,6 +8,11 @@ context centroids agree). A name is split in two when the contexts of its messag
 into two groups far apart, by a margin that what the texts say about the bearer moves
 (`kuzya.senses`). Every merge and split is recorded; a merge can be undone, and a split
 is undone by merging the two back.
+
+Decisions are made per audience, the largest first: for an audience X, from the
+mentions in episodes X may see, applied to the mentions in episodes said before exactly
+X. So what X decides shows only to those who may see all of X's episodes, and the same
+messages lead to the same decisions whoever else talks in the namespace.
 """
 
 from __future__ import annotations
@@ -47,9 +52,24 @@ def _centroid(store: Store, namespace: str, episodes: Sequence[int]) -> np.ndarr
     return None if norm == 0 else mean / norm
 
 
+def audiences(store: Store, namespace: str) -> list[list[str]]:
+    """The namespace's audiences, larger first: those who see more decide first."""
+    found = [sorted(audience) for audience in store.audiences(namespace)]
+    return sorted(found, key=lambda members: (-len(members), members))
+
+
 def merge_entities(store: Store, namespace: str, min_cosine: float = 0.25) -> list[EntityChange]:
     """Find and merge entities that are two names of one; returns the merges made."""
-    named = [e for e in store.entities(namespace) if e.kind in NAMED_KINDS]
+    changes = []
+    for audience in audiences(store, namespace):
+        changes.extend(_merge_in(store, namespace, audience, min_cosine))
+    return changes
+
+
+def _merge_in(
+    store: Store, namespace: str, audience: list[str], min_cosine: float
+) -> list[EntityChange]:
+    named = [e for e in store.entities(namespace, audience) if e.kind in NAMED_KINDS]
     by_prefix: dict[str, list[Entity]] = {}
     for entity in named:
         by_prefix.setdefault(entity.key[:3], []).append(entity)
@@ -60,7 +80,7 @@ def merge_entities(store: Store, namespace: str, min_cosine: float = 0.25) -> li
             for b in group[i + 1 :]:
                 if a.id in merged or b.id in merged or not short_form(a.key, b.key):
                     continue
-                change = _try_merge(store, namespace, a, b, min_cosine)
+                change = _try_merge(store, namespace, audience, (a, b), min_cosine)
                 if change is not None:
                     changes.append(change)
                     merged.add(a.id if len(a.key) < len(b.key) else b.id)
@@ -68,11 +88,18 @@ def merge_entities(store: Store, namespace: str, min_cosine: float = 0.25) -> li
 
 
 def _try_merge(
-    store: Store, namespace: str, a: Entity, b: Entity, min_cosine: float
+    store: Store,
+    namespace: str,
+    audience: list[str],
+    pair: tuple[Entity, Entity],
+    min_cosine: float,
 ) -> EntityChange | None:
+    a, b = pair
     source, target = (a, b) if len(a.key) < len(b.key) else (b, a)
-    source_episodes = store.entity_episodes(namespace, source.id)
-    target_episodes = store.entity_episodes(namespace, target.id)
+    if not store.entity_episodes(namespace, source.id, audience, exactly=True):
+        return None  # nothing of it said before exactly this audience
+    source_episodes = store.entity_episodes(namespace, source.id, audience)
+    target_episodes = store.entity_episodes(namespace, target.id, audience)
     if set(source_episodes) & set(target_episodes):
         return None  # named together: two different entities
     first = _centroid(store, namespace, source_episodes)
@@ -86,7 +113,7 @@ def _try_merge(
         f"{source.name!r} looks like a short form of {target.name!r}; never named together; "
         f"context cosine {cosine:.2f}"
     )
-    return store.merge_entities(namespace, source.id, target.id, reason)
+    return store.merge_entities(namespace, source.id, target.id, reason, audience)
 
 
 def split_entities(
@@ -103,29 +130,46 @@ def split_entities(
     by the evidence of descriptors and neighbours (see `kuzya.senses`). With `since`
     (an episode id), only entities mentioned after it are checked again."""
     changes = []
-    for entity in store.entities(namespace):
-        if entity.kind not in NAMED_KINDS | {"pet"} or entity.mentions < min_mentions:
-            continue
-        episodes = store.entity_episodes(namespace, entity.id)[-LATEST_MENTIONS:]
-        if len(episodes) < min_mentions or max(episodes) <= since:
-            continue  # too few mentions, or none since the last check
-        names = frozenset({entity.key, *(a for a in entity.aliases if not a.startswith("my "))})
-        said = [store.get_episode(namespace, e) for e in episodes]
-        readings = [senses.read(e.text, e.speaker, entity.key, names) for e in said]
-        vectors = senses.contexts(embedder, readings)
-        labels = senses.bipartition(vectors)
-        sizes = np.bincount(labels, minlength=2)
-        if sizes.min() < 2:
-            continue
-        apart = senses.separation(vectors, labels)
-        score, why = senses.evidence(readings, labels)
-        if apart < margin + senses.STEP * (1 - score):
-            continue
-        smaller = int(np.argmin(sizes))
-        moved = [e for e, label in zip(episodes, labels, strict=True) if label == smaller]
-        reason = (
-            f"{entity.name!r} is used in two unrelated contexts ({int(sizes[0])} and "
-            f"{int(sizes[1])} messages, apart by {apart:.2f}; {why})"
-        )
-        changes.append(store.split_entity(namespace, entity.id, moved, reason))
+    for audience in audiences(store, namespace):
+        for entity in store.entities(namespace, audience):
+            if entity.kind in NAMED_KINDS | {"pet"} and entity.mentions >= min_mentions:
+                change = _try_split(store, namespace, embedder, audience, entity, margin, since)
+                if change is not None:
+                    changes.append(change)
     return changes
+
+
+def _try_split(
+    store: Store,
+    namespace: str,
+    embedder: Embedder,
+    audience: list[str],
+    entity: Entity,
+    margin: float,
+    since: int,
+) -> EntityChange | None:
+    episodes = store.entity_episodes(namespace, entity.id, audience)[-LATEST_MENTIONS:]
+    own = set(store.entity_episodes(namespace, entity.id, audience, exactly=True))
+    if max(episodes) <= since or not own & set(episodes):
+        return None  # none since the last check, or none said before exactly them
+    names = frozenset({entity.key, *(a for a in entity.aliases if not a.startswith("my "))})
+    said = [store.get_episode(namespace, e) for e in episodes]
+    readings = [senses.read(e.text, e.speaker, entity.key, names) for e in said]
+    vectors = senses.contexts(embedder, readings)
+    labels = senses.bipartition(vectors)
+    sizes = np.bincount(labels, minlength=2)
+    if sizes.min() < 2:
+        return None
+    apart = senses.separation(vectors, labels)
+    score, why = senses.evidence(readings, labels)
+    if apart < margin + senses.STEP * (1 - score):
+        return None
+    smaller = int(np.argmin(sizes))
+    moved = [e for e, label in zip(episodes, labels, strict=True) if label == smaller and e in own]
+    if not moved:
+        return None
+    reason = (
+        f"{entity.name!r} is used in two unrelated contexts ({int(sizes[0])} and "
+        f"{int(sizes[1])} messages, apart by {apart:.2f}; {why})"
+    )
+    return store.split_entity(namespace, entity.id, moved, reason, audience)

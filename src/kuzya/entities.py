@@ -29,6 +29,10 @@ _RELATIONS_RU = {
     "дедушк": "grandpa", "тёт": "aunt", "тет": "aunt", "дяд": "uncle", "племянниц": "niece",
     "племянник": "nephew",
 }  # fmt: skip
+# Names kept per message, the first ones in the text: what a message links and
+# associates stays bounded (a pasted list of thousands of names is not thousands of people
+# talked about together).
+MAX_NAMES = 32
 _PETS = {"dog", "cat", "puppy", "kitten", "horse", "parrot", "hamster", "rabbit"}
 _NAME = r"([A-ZА-ЯЁ][\w'’-]*(?: [A-ZА-ЯЁ][\w'’-]*)?)"
 _RELATION_RULES = [
@@ -88,16 +92,21 @@ class Mention:
         return "person" if self.relation else "name"
 
 
-def _known(text: str, gazetteer: Mapping[str, str]) -> list[Mention]:
+Found = list[tuple[int, Mention]]  # mentions with where they start in the text
+
+
+def _known(text: str, gazetteer: Mapping[str, str]) -> Found:
     """Known names, matched on the keys of one to three consecutive words."""
-    words = re.findall(r"[^\W_]+(?:['’][^\W_]+)?", text)
+    matches = list(re.finditer(r"[^\W_]+(?:['’][^\W_]+)?", text))
+    words = [m.group(0) for m in matches]
     keys = [key(w) for w in words]
     found = []
     for size in (3, 2, 1):
         for start in range(len(words) - size + 1):
             joined = " ".join(keys[start : start + size])
             if joined in gazetteer:
-                found.append(Mention(" ".join(words[start : start + size]), gazetteer[joined]))
+                name = " ".join(words[start : start + size])
+                found.append((matches[start].start(), Mention(name, gazetteer[joined])))
     return found
 
 
@@ -110,7 +119,7 @@ def _relation(word: str) -> str:
     return word
 
 
-def _relations(text: str) -> list[Mention]:
+def _relations(text: str) -> Found:
     found = []
     for number, rule in enumerate(_RELATION_RULES):
         for match in rule.finditer(text):
@@ -123,7 +132,7 @@ def _relations(text: str) -> list[Mention]:
                 name = " ".join(words)
             if relation.lower().startswith(_NOT_RELATIONS):
                 continue  # "с которым", "с другой": not a relation
-            found.append(Mention(name, key(name), _relation(relation)))
+            found.append((match.start(), Mention(name, key(name), _relation(relation))))
     return found
 
 
@@ -137,7 +146,7 @@ def is_name(word: str) -> bool:
     return _is_name(word)
 
 
-def _my_relations(text: str, gazetteer: Mapping[str, str]) -> list[Mention]:
+def _my_relations(text: str, gazetteer: Mapping[str, str]) -> Found:
     """Russian relation phrases that stand for someone already introduced."""
     found = []
     for match in _MY_RELATION_RU.finditer(text):
@@ -146,27 +155,28 @@ def _my_relations(text: str, gazetteer: Mapping[str, str]) -> list[Mention]:
             continue
         alias = f"my {_relation(word)}"
         if alias in gazetteer:
-            found.append(Mention(match.group(0), gazetteer[alias]))
+            found.append((match.start(), Mention(match.group(0), gazetteer[alias])))
     return found
 
 
-def _capitalised(text: str) -> list[Mention]:
+def _capitalised(text: str) -> Found:
     found = []
     for match in _CAPITALISED.finditer(text):
         words = match.group(1).split()
-        before = text[: match.start()]
+        before = text[max(0, match.start() - 32) : match.start()]  # what the start depends on
         if _SENTENCE_START.search(before) and not _TITLE.search(before):
             words = words[1:]  # a capital that starts a sentence says nothing
         while words and not _is_name(words[0]):
             words = words[1:]
         if words:
             name = re.sub(r"['’]s$", "", " ".join(words))
-            found.append(Mention(name, key(name)))
+            found.append((match.start(), Mention(name, key(name))))
     return found
 
 
 def mentions(text: str, gazetteer: Mapping[str, str] | None = None) -> list[Mention]:
-    """Entity mentions in a message, one per key, the most informative rule winning."""
+    """Entity mentions in a message, one per key, the most informative rule winning, in
+    the order they first appear; at most MAX_NAMES (a list of names is not a story)."""
     by_key: dict[str, Mention] = {}
     introduced = _relations(text)
     # A phrase that introduces someone ("my colleague Ruby") is not also an alias of
@@ -174,14 +184,16 @@ def mentions(text: str, gazetteer: Mapping[str, str] | None = None) -> list[Ment
     rest = text
     for rule in _RELATION_RULES:
         rest = rule.sub(lambda match: " " * len(match.group(0)), rest)
-    candidates: Iterable[Mention] = [
+    candidates: Iterable[tuple[int, Mention]] = [
         *introduced,
         *_known(rest, gazetteer or {}),
         *_my_relations(rest, gazetteer or {}),
         *_capitalised(text),
     ]
-    for mention in candidates:
+    first: dict[str, int] = {}
+    for at, mention in candidates:
         canonical = (gazetteer or {}).get(mention.key, mention.key)  # a known alias
         if canonical and canonical not in by_key:
             by_key[canonical] = Mention(mention.name, canonical, mention.relation)
-    return list(by_key.values())
+        first[canonical] = min(at, first.get(canonical, at))
+    return sorted(by_key.values(), key=lambda m: first[m.key])[:MAX_NAMES]

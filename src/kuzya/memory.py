@@ -9,7 +9,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from kuzya import consolidate, dates, diary, entities, profile, validate
+from kuzya import consolidate, diary, profile, remember, validate
 from kuzya import recall as recall_pipeline
 from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
 from kuzya.errors import InvalidInput, NotFound
@@ -41,7 +41,6 @@ from kuzya.recall import RecallSettings
 from kuzya.sleep import Sleeper, SleepReport
 from kuzya.store.base import NewEpisode, Store
 from kuzya.store.sqlite import SQLiteStore
-from kuzya.text import terms
 from kuzya.worker import SleepWorker
 
 DEFAULT_CONVERSATION = "default"
@@ -172,18 +171,7 @@ class Memory:
             for m, r in zip(messages, requests, strict=True)
         ]
         vectors = self.embedder.embed([m.content for m in messages])
-        known: dict[str, dict[str, str]] = {}  # gazetteer per speaker
-        batch = []
-        for message, vector in zip(messages, vectors, strict=True):
-            if message.speaker not in known:
-                known[message.speaker] = self.store.gazetteer(self.namespace, message.speaker)
-            new = self._analysed(message, vector, known[message.speaker])
-            batch.append(new)
-            for mention in new.mentions:  # later messages of the batch know these names
-                for names in known.values():
-                    names.setdefault(mention.key, mention.key)
-                if mention.relation:
-                    known[message.speaker][f"my {mention.relation}"] = mention.key
+        batch = remember.analysed_batch(self.store, self.namespace, messages, vectors)
         stored = self.store.add_episodes(self.namespace, batch)
         for episode, request in zip(stored, requests, strict=True):
             if request is not None:
@@ -204,20 +192,8 @@ class Memory:
     def _analyse(self, message: Message) -> NewEpisode:
         """A message embedded and analysed as the hot path does (for a rewritten text)."""
         vector = self.embedder.embed([message.content])[0]
-        return self._analysed(
-            message, vector, self.store.gazetteer(self.namespace, message.speaker)
-        )
-
-    @staticmethod
-    def _analysed(message: Message, vector: Any, known: Mapping[str, str]) -> NewEpisode:
-        """What the hot path derives from a message: terms, dates and entity mentions."""
-        return NewEpisode(
-            message,
-            vector,
-            " ".join(terms(message.content)),
-            tuple(dates.find(message.text, message.time)),
-            tuple(entities.mentions(message.content, known)),
-        )
+        known = self.store.gazetteer(self.namespace, message.speaker, message.participants)
+        return remember.analysed(message, vector, known)
 
     # -- recall --------------------------------------------------------------------------
 
@@ -359,9 +335,12 @@ class Memory:
         ids = [source for item in recall.items for source in item.sources]
         self.store.reinforce(self.namespace, ids, present, recall.now)
 
-    def entities(self) -> list[Entity]:
-        """Entities of this namespace with their aliases and mention counts."""
-        return self.store.entities(self.namespace)
+    def entities(self, *, participants: Sequence[str] | None = None) -> list[Entity]:
+        """Entities the participants' visible memories mention, with the aliases and
+        mention counts those show; without participants, an admin listing of everything
+        in the namespace."""
+        present = None if participants is None else validate.names(participants, "participants")
+        return self.store.entities(self.namespace, present)
 
     def merge_entities(self, *, min_cosine: float = 0.25) -> list[EntityChange]:
         """Merge two names of one entity ("Mel" and "Melanie"); each merge is recorded."""

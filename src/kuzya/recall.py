@@ -232,7 +232,7 @@ def run(
         if conversation
         else []
     )
-    known = store.gazetteer(namespace, speaker or "")
+    known = store.gazetteer(namespace, speaker or "", participants)
     present = participants if settings.unnamed_query else ()
     query = analyse(query_text, embedder, working, now, known, present)
     sources = [

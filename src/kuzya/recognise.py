@@ -10,7 +10,6 @@ The assistant's own turns are skipped. A name that is part of one the rules foun
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 from kuzya.entities import Mention, is_name, key, mentions
@@ -33,25 +32,26 @@ _LOWERCASE = re.compile(r"(?<![\w'’-])[a-zа-яё][\w'’-]*")
 
 
 def recognise(store: Store, namespace: str, ner: NER, batch: int = BATCH) -> tuple[int, int]:
-    """Run the job over the episodes after its cursor; returns (new links, entities typed)."""
+    """Run the job over the episodes after its cursor; returns (new links, mentions
+    typed). Each message's names are typed by what the model read in that message."""
     added = typed = 0
     common: set[str] = set()  # words written in lowercase: a one-word "name" among them is not
     while episodes := store.episodes_after(namespace, store.job_position(namespace, JOB), batch):
         spoken = [e for e in episodes if not is_assistant(e)]
         common.update(w for e in episodes for w in _LOWERCASE.findall(e.text))
-        kinds: dict[str, Counter[str]] = defaultdict(Counter)
-        gazetteers: dict[str, dict[str, str]] = {}
+        gazetteers: dict[tuple[str, frozenset[str]], dict[str, str]] = {}
         for episode, names in zip(spoken, ner.names([e.text for e in spoken]), strict=True):
             if not names:
                 continue
-            if episode.speaker not in gazetteers:
-                gazetteers[episode.speaker] = store.gazetteer(namespace, episode.speaker)
-            found = _named(episode, names, gazetteers[episode.speaker], common)
+            seen_by = (episode.speaker, episode.audience)
+            if seen_by not in gazetteers:
+                gazetteers[seen_by] = store.gazetteer(
+                    namespace, episode.speaker, sorted(episode.audience)
+                )
+            found = _named(episode, names, gazetteers[seen_by], common)
             added += store.add_mentions(namespace, episode.id, [m for m, _ in found])
-            for mention, kind in found:
-                kinds[mention.key][kind] += 1
-        votes = {k: counted.most_common(1)[0][0] for k, counted in kinds.items()}
-        typed += store.set_entity_kinds(namespace, votes)
+            kinds = {mention.key: kind for mention, kind in found}
+            typed += store.set_entity_kinds(namespace, episode.id, kinds)
         store.set_job_position(namespace, JOB, episodes[-1].id)
     return added, typed
 

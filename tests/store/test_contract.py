@@ -8,6 +8,7 @@ factory of conftest to reopen the same data), so a new adapter passes by adding 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -698,9 +699,42 @@ def test_mentions_added_later_link_once_and_kinds_fill_only_the_generic_one(stor
     assert store.entities(OTHER_NS) == []
 
     kinds = {"oslo": "place", "melanie": "person", "rex": "person", "nobody": "org"}
-    assert store.set_entity_kinds(NS, kinds) == 2
-    assert store.set_entity_kinds(NS, {"oslo": "org"}) == 0  # typed once, not retyped
-    assert store.set_entity_kinds(OTHER_NS, {"leo": "person"}) == 0
+    assert store.set_entity_kinds(NS, episode.id, kinds) == 2
+    assert store.set_entity_kinds(NS, episode.id, {"oslo": "org"}) == 0  # not retyped
+    assert store.set_entity_kinds(OTHER_NS, episode.id, {"leo": "person"}) == 0
     assert {e.key: e.kind for e in store.entities(NS)} == {
         "melanie": "person", "oslo": "place", "rex": "pet", "leo": "name",
     }  # fmt: skip
+
+
+# -- entity views: what each audience may see ----------------------------------------------------
+
+
+def test_entity_views_show_each_audience_only_what_it_may_see(store, store_embedder):
+    mentions = (Mention("Leo", "leo", "brother"), Mention("Oslo", "oslo"))
+    [dm] = store.add_episodes(NS, [replace(new(store_embedder, "My brother Leo is in Oslo."),
+                                           mentions=mentions)])  # fmt: skip
+    [group] = store.add_episodes(NS, [replace(
+        new(store_embedder, "Oslo is cold.", participants=["alice", "bob"]),
+        mentions=(Mention("Oslo", "oslo"),),
+    )])  # fmt: skip
+    assert store.gazetteer(NS, "alice", ["alice"]) == {
+        "leo": "leo", "oslo": "oslo", "my brother": "leo",
+    }  # fmt: skip
+    assert store.gazetteer(NS, "alice", ["alice", "bob"]) == {"oslo": "oslo"}
+    assert store.gazetteer(OTHER_NS, "alice", ["alice"]) == {}
+    admin = {e.key: e.mentions for e in store.entities(NS)}
+    assert admin == {e.key: e.mentions for e in store.entities(NS, ["alice"])} == {
+        "leo": 1, "oslo": 2,
+    }  # fmt: skip
+    assert {e.key: e.mentions for e in store.entities(NS, ["bob"])} == {"oslo": 1}
+    oslo = next(e.id for e in store.entities(NS) if e.key == "oslo")
+    assert store.entity_episodes(NS, oslo, ["bob"]) == [group.id]
+    assert store.entity_episodes(NS, oslo, ["alice"], exactly=True) == [dm.id]
+    assert store.entity_episodes(NS, oslo) == [dm.id, group.id]
+    assert sorted(map(sorted, store.audiences(NS))) == [["alice"], ["alice", "bob"]]
+
+    assert store.graph_search(NS, ["leo"], {}, ["bob"], T0, 10) == []
+    store.delete_episode(NS, dm.id, None)  # takes its name and alias with it
+    assert store.gazetteer(NS, "alice", ["alice"]) == {"oslo": "oslo"}
+    assert [e.key for e in store.entities(NS)] == ["oslo"]

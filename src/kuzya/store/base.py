@@ -139,9 +139,17 @@ class SearchStore(Protocol):
 
 
 class EntityStore(Protocol):
-    def gazetteer(self, namespace: str, speaker: str) -> dict[str, str]:
-        """Known names (alias -> entity key), with the speaker's own "my sister"-style
-        aliases on top."""
+    """Every entity row (mention, alias, association, merge or split) carries the audience
+    of the episodes it was learned from; every view for participants is computed from
+    rows of audiences that include them all (non-interference), and deleting an episode
+    takes back what it added."""
+
+    def gazetteer(
+        self, namespace: str, speaker: str, participants: Sequence[str]
+    ) -> dict[str, str]:
+        """Names the participants' visible episodes mention (alias -> entity key), with
+        the aliases those episodes taught on top (merged names, then the speaker's own
+        "my sister"; the latest wins)."""
         ...
 
     def graph_search(
@@ -165,7 +173,9 @@ class EntityStore(Protocol):
         participants: Sequence[str],
         now: datetime,
     ) -> None:
-        """Strengthen the associations among the entities of episodes recalled together."""
+        """Strengthen the associations among the entities of episodes recalled together,
+        in the participants' audience; episodes of other namespaces, or that they may not
+        see, are ignored. Deleting one of the episodes takes it back."""
         ...
 
     def prune(self, namespace: str, now: datetime, below: float) -> int:
@@ -179,27 +189,59 @@ class EntityStore(Protocol):
         nothing. Returns how many links were new."""
         ...
 
-    def set_entity_kinds(self, namespace: str, kinds: Mapping[str, str]) -> int:
-        """Set the kind ("person", "place", "org") of entities by key where it is still
-        the generic "name" (kinds told by a relation, like "pet", stay); returns how many
-        changed."""
+    def set_entity_kinds(self, namespace: str, episode_id: int, kinds: Mapping[str, str]) -> int:
+        """Set the kind ("person", "place", "org") of the episode's mentions by key where
+        it is still the generic "name" (kinds told by a relation, like "pet", stay);
+        returns how many changed. An entity's kind is the first one its visible
+        mentions give."""
         ...
 
-    def entities(self, namespace: str) -> list[Entity]: ...
-
-    def entity_episodes(self, namespace: str, entity_id: int) -> list[int]:
-        """Ids of the episodes that mention the entity."""
+    def entities(self, namespace: str, participants: Sequence[str] | None = None) -> list[Entity]:
+        """Entities with a mention the participants may see, with the counts, first
+        written name, kind and aliases of those mentions; None: the admin view of
+        everything in the namespace."""
         ...
 
-    def merge_entities(self, namespace: str, source: int, target: int, reason: str) -> EntityChange:
-        """Two names of one entity: fold `source` into `target`, recorded and reversible."""
+    def entity_episodes(
+        self,
+        namespace: str,
+        entity_id: int,
+        participants: Sequence[str] | None = None,
+        *,
+        exactly: bool = False,
+    ) -> list[int]:
+        """Ids of the episodes that mention the entity, oldest first: those the
+        participants may see (with `exactly`, those said before exactly them), or all."""
+        ...
+
+    def audiences(self, namespace: str) -> list[frozenset[str]]:
+        """Every audience episodes were said before."""
+        ...
+
+    def merge_entities(
+        self,
+        namespace: str,
+        source: int,
+        target: int,
+        reason: str,
+        audience: Sequence[str] | None = None,
+    ) -> EntityChange:
+        """Two names of one entity: fold the mentions of `source` in episodes said before
+        exactly `audience` (None: all) into `target`, recorded and reversible; there,
+        later mentions of the name go to `target`."""
         ...
 
     def split_entity(
-        self, namespace: str, entity_id: int, episodes: Sequence[int], reason: str
+        self,
+        namespace: str,
+        entity_id: int,
+        episodes: Sequence[int],
+        reason: str,
+        audience: Sequence[str] | None = None,
     ) -> EntityChange:
-        """One name, two entities: the mentions in `episodes` go to a new sense of the
-        name, and later mentions go to whichever sense their context is closer to."""
+        """One name, two entities: the mentions in those of `episodes` said before exactly
+        `audience` (None: any) go to a new sense of the name, and later mentions go to
+        whichever sense their visible context is closer to."""
         ...
 
     def unmerge_entities(self, namespace: str, change_id: int) -> EntityChange:

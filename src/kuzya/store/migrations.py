@@ -300,7 +300,91 @@ def m004_claims(db: sqlite3.Connection) -> None:
     _run(db, "DROP TABLE fact_history; DROP TABLE fact_sources; DROP TABLE facts")
 
 
-MIGRATIONS: list[Migration] = [m001_initial, m002_entities, m003_facts_diary_jobs, m004_claims]
+def m005_entity_views(db: sqlite3.Connection) -> None:
+    """Entity rows carry the audience they were learned in, so each view is computed
+    from what its viewers may see: mentions get their episode's audience, their order
+    in the text and the name and kind as written there; counts are kept per (audience,
+    entity); an alias names the audience and episode that taught it (0: a merge made
+    before, kept while the entity is);
+    reinforcements are logged to be undone with their episodes. Written names, kinds and
+    counts leave the entities table (an entity is its key and sense). A merge recorded
+    before cannot be undone by its id any more (split the entity instead)."""
+    _run(
+        db,
+        """
+        ALTER TABLE mentions ADD COLUMN audience_id INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE mentions ADD COLUMN rank INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE mentions ADD COLUMN name TEXT NOT NULL DEFAULT '';
+        ALTER TABLE mentions ADD COLUMN kind TEXT NOT NULL DEFAULT 'name';
+        UPDATE mentions SET
+            audience_id = COALESCE((SELECT audience_id FROM episodes WHERE id = episode_id), 0),
+            name = (SELECT name FROM entities WHERE id = entity_id),
+            kind = (SELECT kind FROM entities WHERE id = entity_id);
+        CREATE TABLE entity_counts (
+            audience_id INTEGER NOT NULL,
+            entity_id INTEGER NOT NULL,
+            mentions INTEGER NOT NULL,
+            PRIMARY KEY (audience_id, entity_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX entity_counts_by_entity ON entity_counts (entity_id);
+        INSERT INTO entity_counts
+            SELECT audience_id, entity_id, COUNT(*) FROM mentions GROUP BY 1, 2;
+        ALTER TABLE entity_aliases RENAME TO entity_aliases_m002;
+        CREATE TABLE entity_aliases (
+            namespace TEXT NOT NULL,
+            speaker TEXT NOT NULL,
+            alias TEXT NOT NULL,
+            audience_id INTEGER NOT NULL,
+            episode_id INTEGER NOT NULL,
+            entity_id INTEGER NOT NULL REFERENCES entities (id),
+            PRIMARY KEY (namespace, speaker, alias, audience_id, episode_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX entity_aliases_by_entity ON entity_aliases (entity_id);
+        CREATE INDEX entity_aliases_by_episode ON entity_aliases (episode_id);
+        INSERT INTO entity_aliases
+            SELECT a.namespace, a.speaker, a.alias, m.audience_id, m.episode_id, a.entity_id
+            FROM entity_aliases_m002 a JOIN mentions m ON m.entity_id = a.entity_id
+            WHERE a.speaker != '' AND m.episode_id = (
+                SELECT MAX(x.episode_id) FROM mentions x JOIN episodes e ON e.id = x.episode_id
+                WHERE x.entity_id = a.entity_id AND e.speaker = a.speaker);
+        INSERT INTO entity_aliases
+            SELECT DISTINCT a.namespace, '', a.alias, c.audience_id, 0, a.entity_id
+            FROM entity_aliases_m002 a JOIN entities e ON e.id = a.entity_id
+            JOIN entity_counts c ON c.entity_id = a.entity_id
+            WHERE a.speaker = '' AND a.alias != e.key;
+        DROP TABLE entity_aliases_m002;
+        CREATE TABLE reinforcements (
+            id INTEGER PRIMARY KEY,
+            namespace TEXT NOT NULL,
+            audience_id INTEGER NOT NULL,
+            entities TEXT NOT NULL,
+            amount REAL NOT NULL,
+            at REAL NOT NULL
+        );
+        CREATE TABLE reinforcement_sources (
+            episode_id INTEGER NOT NULL,
+            reinforcement_id INTEGER NOT NULL REFERENCES reinforcements (id),
+            PRIMARY KEY (episode_id, reinforcement_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX reinforcement_sources_by_reinforcement
+            ON reinforcement_sources (reinforcement_id);
+        UPDATE entity_history SET event = 'MERGE-BEFORE-VIEWS' WHERE event = 'MERGE';
+        ALTER TABLE entities DROP COLUMN name;
+        ALTER TABLE entities DROP COLUMN kind;
+        ALTER TABLE entities DROP COLUMN mentions;
+        ALTER TABLE entities DROP COLUMN first_seen;
+        ALTER TABLE entities DROP COLUMN last_seen
+        """,
+    )
+
+
+MIGRATIONS: list[Migration] = [
+    m001_initial,
+    m002_entities,
+    m003_facts_diary_jobs,
+    m004_claims,
+    m005_entity_views,
+]
 
 
 def migrate(db: sqlite3.Connection) -> list[str]:

@@ -106,7 +106,7 @@ class SQLiteStore(EntityTables, FactTables, SearchTables):
         ).lastrowid
         assert episode_id is not None
         index_text(db, namespace, episode_id, audience_id, new.terms)
-        graph.record(db, namespace, episode_id, audience_id, msg.speaker, said_at, new.mentions,
+        graph.record(db, namespace, (episode_id, audience_id, msg.speaker), said_at, new.mentions,
                      new.vector, self.half_life)  # fmt: skip
         db.execute(
             "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
@@ -174,8 +174,8 @@ class SQLiteStore(EntityTables, FactTables, SearchTables):
             )
             db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
             index_text(db, namespace, episode_id, row[1], new.terms)
-            graph.forget_mentions(db, episode_id)
-            graph.record(db, namespace, episode_id, row[1], row[2], row[3], new.mentions,
+            graph.forget_mentions(db, episode_id, self.half_life)
+            graph.record(db, namespace, (episode_id, row[1], row[2]), row[3], new.mentions,
                          new.vector, self.half_life)  # fmt: skip
             db.execute(
                 "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
@@ -196,13 +196,13 @@ class SQLiteStore(EntityTables, FactTables, SearchTables):
     def delete_episode(self, namespace: str, episode_id: int, actor: str | None) -> None:
         now = time.time()
         with self._write() as db:
-            gone = db.execute(
-                "DELETE FROM episodes WHERE namespace = ? AND id = ?", (namespace, episode_id)
-            ).rowcount
-            if not gone:
+            if not db.execute(
+                "SELECT 1 FROM episodes WHERE namespace = ? AND id = ?", (namespace, episode_id)
+            ).fetchone():
                 raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")
+            graph.forget_mentions(db, episode_id, self.half_life)  # reads the episode
+            db.execute("DELETE FROM episodes WHERE id = ?", (episode_id,))
             db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
-            graph.forget_mentions(db, episode_id)
             forget_claims(db, namespace, "episode_id = ?", [episode_id],
                           f"memory {episode_id} was deleted", actor)  # fmt: skip
             db.execute(

@@ -32,6 +32,23 @@ def placeholders(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
 
 
+def visible_audiences(
+    db: sqlite3.Connection, namespace: str, participants: Sequence[str]
+) -> list[int]:
+    """Audiences that include every present participant (the privacy rule)."""
+    present = sorted(set(participants))
+    if not present:
+        raise InvalidInput("recall needs the participants present (at least one)")
+    rows = db.execute(
+        "SELECT m.audience_id FROM audience_members m "
+        "JOIN audiences a ON a.id = m.audience_id "
+        f"WHERE a.namespace = ? AND m.participant IN ({placeholders(present)}) "
+        "GROUP BY m.audience_id HAVING COUNT(*) = ?",
+        (namespace, *present, len(present)),
+    )
+    return [int(row[0]) for row in rows]
+
+
 def _retry_while_busy(action: Callable[[], None], timeout: float) -> None:
     """Run `action`, retrying while another process holds the file (while a new file is
     still in rollback-journal mode SQLite reports BUSY at once instead of waiting)."""
@@ -159,17 +176,7 @@ class SQLiteConnection:
 
     def _visible_audiences(self, namespace: str, participants: Sequence[str]) -> list[int]:
         """Audiences that include every present participant (the privacy rule)."""
-        present = sorted(set(participants))
-        if not present:
-            raise InvalidInput("recall needs the participants present (at least one)")
-        rows = self._db.execute(
-            "SELECT m.audience_id FROM audience_members m "
-            "JOIN audiences a ON a.id = m.audience_id "
-            f"WHERE a.namespace = ? AND m.participant IN ({placeholders(present)}) "
-            "GROUP BY m.audience_id HAVING COUNT(*) = ?",
-            (namespace, *present, len(present)),
-        )
-        return [int(row[0]) for row in rows]
+        return visible_audiences(self._db, namespace, participants)
 
     def _audience_filter(
         self, namespace: str, participants: Sequence[str], column: str = "audience_id"

@@ -1,30 +1,38 @@
-"""Entities, aliases, mentions and associations of the SQLite store (see sqlite_graph)."""
+"""Entities, aliases, mentions and associations of the SQLite store (see sqlite_graph).
+
+Every view takes the participants it is for and reads only rows learned in audiences
+they may see; without participants (`entities`, `entity_episodes`) it is the admin view
+of the whole namespace.
+"""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.entities import Mention
-from kuzya.errors import NotFound
-from kuzya.model import (
-    Entity,
-    EntityChange,
-)
+from kuzya.errors import InvalidInput, NotFound
+from kuzya.model import Entity, EntityChange
 from kuzya.store import sqlite_graph as graph
+from kuzya.store import sqlite_senses as senses
+from kuzya.store import sqlite_views as views
 from kuzya.store.base import Hit
-from kuzya.store.sqlite_base import SQLiteConnection
+from kuzya.store.sqlite_base import SQLiteConnection, audience_key, placeholders
 
 
 class EntityTables(SQLiteConnection):
     """The entity side of the store port."""
 
-    def gazetteer(self, namespace: str, speaker: str) -> dict[str, str]:
+    def gazetteer(
+        self, namespace: str, speaker: str, participants: Sequence[str]
+    ) -> dict[str, str]:
         with self._lock:
-            return graph.gazetteer(self._db, namespace, speaker)
+            visible = self._visible_audiences(namespace, participants)
+            return views.gazetteer(self._db, namespace, speaker, visible)
 
     def graph_search(
         self,
@@ -37,16 +45,14 @@ class EntityTables(SQLiteConnection):
     ) -> list[Hit]:
         with self._lock:
             visible = self._visible_audiences(namespace, participants)
-            activation: dict[int, float] = dict.fromkeys(
-                graph.entity_ids(self._db, namespace, keys), 1.0
-            )
+            activation = dict.fromkeys(graph.entity_ids(self._db, namespace, keys), 1.0)
             for episode_id, entities in graph.entities_of(self._db, list(seeds)).items():
                 for entity in entities:
                     activation[entity] = max(activation.get(entity, 0.0), seeds[episode_id])
             spread = graph.spread(
                 self._db, namespace, activation, visible, to_epoch(now), self.half_life
             )
-            return graph.episodes_of(self._db, namespace, spread, visible, k)
+            return graph.episodes_of(self._db, spread, visible, k)
 
     def reinforce(
         self,
@@ -55,73 +61,120 @@ class EntityTables(SQLiteConnection):
         participants: Sequence[str],
         now: datetime,
     ) -> None:
-        with self._lock:
-            together = sorted({e for ids in graph.entities_of(self._db, episode_ids).values()
-                               for e in ids})  # fmt: skip
-        if len(together) < 2:
+        if not episode_ids:
             return
         with self._write() as db:
+            visible = self._visible_audiences(namespace, participants)
+            used = [int(r[0]) for r in db.execute(
+                f"SELECT id FROM episodes WHERE id IN ({placeholders(episode_ids)}) "
+                f"AND namespace = ? AND audience_id IN ({placeholders(visible)})",
+                (*episode_ids, namespace, *visible),
+            )]  # fmt: skip
             audience = self._audience_id(db, namespace, participants)
-            pairs = [(a, b) for i, a in enumerate(together) for b in together[i + 1 :]]
-            graph.strengthen(db, namespace, audience, pairs, to_epoch(now), 0.5, self.half_life)
+            graph.reinforce(db, namespace, audience, used, to_epoch(now), self.half_life)
 
     def add_mentions(self, namespace: str, episode_id: int, mentions: Sequence[Mention]) -> int:
         with self._write() as db:
             return graph.add_mentions(db, namespace, episode_id, mentions, self.half_life)
 
-    def set_entity_kinds(self, namespace: str, kinds: Mapping[str, str]) -> int:
+    def set_entity_kinds(self, namespace: str, episode_id: int, kinds: Mapping[str, str]) -> int:
         with self._write() as db:
-            return graph.set_kinds(db, namespace, kinds)
+            return graph.set_kinds(db, namespace, episode_id, kinds)
 
-    def entities(self, namespace: str) -> list[Entity]:
+    def entities(self, namespace: str, participants: Sequence[str] | None = None) -> list[Entity]:
         with self._lock:
-            aliases: dict[int, set[str]] = {}
-            for entity_id, alias in self._db.execute(
-                "SELECT entity_id, alias FROM entity_aliases WHERE namespace = ?", (namespace,)
-            ):
-                aliases.setdefault(int(entity_id), set()).add(alias)
-            return [
-                Entity(i, key, name, kind, count, frozenset(aliases.get(i, ())), sense)
-                for i, key, sense, name, kind, count in graph.entity_rows(self._db, namespace)
-            ]
+            return views.entities(self._db, namespace, self._visible(namespace, participants))
 
-    def entity_episodes(self, namespace: str, entity_id: int) -> list[int]:
+    def entity_episodes(
+        self,
+        namespace: str,
+        entity_id: int,
+        participants: Sequence[str] | None = None,
+        *,
+        exactly: bool = False,
+    ) -> list[int]:
         with self._lock:
-            return (
-                graph.mentioned_in(self._db, entity_id) if self._owns(namespace, entity_id) else []
+            if not self._owns(namespace, entity_id):
+                return []
+            audiences = (
+                self._exactly(namespace, participants)
+                if exactly and participants is not None
+                else self._visible(namespace, participants)
             )
+            return views.mentioned_in(self._db, entity_id, audiences)
 
-    def merge_entities(self, namespace: str, source: int, target: int, reason: str) -> EntityChange:
+    def audiences(self, namespace: str) -> list[frozenset[str]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key FROM audiences WHERE namespace = ? ORDER BY key", (namespace,)
+            ).fetchall()
+        return [frozenset(json.loads(r[0])) for r in rows]
+
+    def _visible(self, namespace: str, participants: Sequence[str] | None) -> list[int] | None:
+        return None if participants is None else self._visible_audiences(namespace, participants)
+
+    def _exactly(self, namespace: str, participants: Sequence[str] | None) -> list[int] | None:
+        """The audience of exactly these participants (None: every audience)."""
+        if participants is None:
+            return None
+        row = self._db.execute(
+            "SELECT id FROM audiences WHERE namespace = ? AND key = ?",
+            (namespace, audience_key(participants)),
+        ).fetchone()
+        return [] if row is None else [int(row[0])]
+
+    def _history(
+        self, db: sqlite3.Connection, namespace: str, event: str, entity_id: int,
+        detail: Mapping[str, object], at: float,
+    ) -> int:  # fmt: skip
+        change = db.execute(
+            "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (namespace, event, entity_id, json.dumps(detail, ensure_ascii=False), at),
+        ).lastrowid
+        assert change is not None
+        return change
+
+    def merge_entities(
+        self,
+        namespace: str,
+        source: int,
+        target: int,
+        reason: str,
+        audience: Sequence[str] | None = None,
+    ) -> EntityChange:
         now = time.time()
         with self._write() as db:
             if source == target or not (self._owns(namespace, source)
                                          and self._owns(namespace, target)):  # fmt: skip
                 raise NotFound(f"no entities {source} and {target} to merge in {namespace!r}")
-            undo = graph.merge(db, namespace, source, target)
-            detail = json.dumps({"undo": undo, "reason": reason}, ensure_ascii=False)
-            change = db.execute(
-                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
-                "VALUES (?, 'MERGE', ?, ?, ?)",
-                (namespace, target, detail, now),
-            ).lastrowid
-        assert change is not None
+            audiences = self._exactly(namespace, audience)
+            if not views.mentioned_in(db, source, audiences):
+                raise InvalidInput(f"entity {source} is not mentioned before that audience")
+            undo = senses.merge(db, namespace, source, target, audiences, self.half_life)
+            change = self._history(db, namespace, "MERGE", target,
+                                   {"undo": undo, "reason": reason}, now)  # fmt: skip
         return EntityChange(change, "MERGE", target, undo["name"], reason, from_epoch(now))
 
     def split_entity(
-        self, namespace: str, entity_id: int, episodes: Sequence[int], reason: str
+        self,
+        namespace: str,
+        entity_id: int,
+        episodes: Sequence[int],
+        reason: str,
+        audience: Sequence[str] | None = None,
     ) -> EntityChange:
         now = time.time()
         with self._write() as db:
             if not self._owns(namespace, entity_id):
                 raise NotFound(f"no entity {entity_id} in namespace {namespace!r}")
-            new_id = graph.split(db, namespace, entity_id, episodes, now)
-            name = db.execute("SELECT name FROM entities WHERE id = ?", (new_id,)).fetchone()[0]
-            change = db.execute(
-                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
-                "VALUES (?, 'SPLIT', ?, ?, ?)",
-                (namespace, new_id, json.dumps({"reason": reason, "from": entity_id}), now),
-            ).lastrowid
-        assert change is not None
+            audiences = self._exactly(namespace, audience)
+            new_id = senses.split(db, namespace, entity_id, episodes, audiences, self.half_life)
+            if new_id is None:
+                raise InvalidInput(f"entity {entity_id} is not mentioned in those episodes")
+            name = views.first_written(db, new_id, None)[0]
+            change = self._history(db, namespace, "SPLIT", new_id,
+                                   {"reason": reason, "from": entity_id}, now)  # fmt: skip
         return EntityChange(change, "SPLIT", new_id, name, reason, from_epoch(now))
 
     def unmerge_entities(self, namespace: str, change_id: int) -> EntityChange:
@@ -134,19 +187,13 @@ class EntityTables(SQLiteConnection):
             ).fetchone()
             if row is None or not self._owns(namespace, int(row[0])):
                 raise NotFound(f"no merge {change_id} to undo in namespace {namespace!r}")
-            detail = json.loads(row[1])
-            entity_id = graph.unmerge(db, namespace, int(row[0]), detail["undo"], now)
+            undo = json.loads(row[1])["undo"]
+            entity_id = senses.unmerge(db, namespace, int(row[0]), undo, self.half_life)
             reason = f"undo of merge {change_id}"
-            split = db.execute(
-                "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
-                "VALUES (?, 'SPLIT', ?, ?, ?)",
-                (namespace, entity_id, json.dumps({"reason": reason}), now),
-            ).lastrowid
+            split = self._history(db, namespace, "SPLIT", entity_id, {"reason": reason}, now)
             db.execute("UPDATE entity_history SET event = 'MERGE-UNDONE' WHERE id = ?",
                        (change_id,))  # fmt: skip
-        assert split is not None
-        return EntityChange(split, "SPLIT", entity_id, detail["undo"]["name"], reason,
-                            from_epoch(now))  # fmt: skip
+        return EntityChange(split, "SPLIT", entity_id, undo["name"], reason, from_epoch(now))
 
     def _owns(self, namespace: str, entity_id: int) -> bool:
         return (

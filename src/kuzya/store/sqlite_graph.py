@@ -1,75 +1,150 @@
 """Entities, their mentions and their associations in the SQLite store.
 
-Associations are kept per audience (the audience of the episodes they were learned
-from), so that spreading activation for a group only walks edges its members could have
-learned themselves. A weight decays exponentially between updates (half-life) and grows
-by one each time the two entities occur together (Hebbian).
+Every derived row carries the audience of the episodes it was learned from: a mention
+its episode's audience (with the name and kind as written there), a relation alias the
+audience and episode that taught it, an association the audience of the episodes whose
+names it links. What a group is shown is computed from the rows its members may see
+(`kuzya.store.sqlite_views`).
+
+An association grows by one each time two entities are named close together in a
+message (Hebbian) and decays exponentially (half-life). A weight is kept at its latest
+time u; a contribution made at t counts amount * 0.5 ** ((u - t) / half_life) there, so
+additions commute and deleting an episode subtracts exactly what it added.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 
-from kuzya.entities import Mention
-from kuzya.store.sqlite_base import placeholders
+from kuzya.entities import MAX_NAMES, Mention
+from kuzya.store.sqlite_base import placeholders, visible_audiences
 
 LATEST_MENTIONS = 200  # per activated entity, in graph search
 MOST_ACTIVE = 8  # activated entities whose mentions graph search reads
 STRONGEST_EDGES = 300  # associations one step of spreading activation follows
+# A name is associated with this many names after it in the text: linear work per
+# message, and every pair in a message of up to NEIGHBOURS + 1 names.
+NEIGHBOURS = 5
+NEGLIGIBLE = 1e-6  # a weight below this, once contributions are taken back, is dropped
 
 
 def decayed(weight: float, since: float, now: float, half_life: float) -> float:
     return float(weight * 0.5 ** (max(0.0, now - since) / half_life))
 
 
-def gazetteer(db: sqlite3.Connection, namespace: str, speaker: str) -> dict[str, str]:
-    """Alias -> entity key for the names known in the namespace, with the speaker's own
-    relational aliases ("my brother" -> "leo") on top."""
-    rows = db.execute(
-        "SELECT a.speaker, a.alias, e.key FROM entity_aliases a JOIN entities e "
-        "ON e.id = a.entity_id WHERE a.namespace = ? AND a.speaker IN ('', ?)",
-        (namespace, speaker),
-    ).fetchall()
-    known = {alias: key for who, alias, key in rows if who == ""}
-    known.update({alias: key for who, alias, key in rows if who == speaker})
-    return known
+def linked_pairs(ids: Sequence[int]) -> list[tuple[int, int]]:
+    """Entities of one message (in text order) that an association links."""
+    return [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 : i + 1 + NEIGHBOURS]]
 
 
-def _new_entity(
-    db: sqlite3.Connection, namespace: str, key: str, name: str, kind: str, at: float
-) -> int:
+def strengthen(
+    db: sqlite3.Connection,
+    namespace: str,
+    audience_id: int,
+    pairs: Iterable[tuple[int, int]],
+    at: float,
+    amount: float,
+    half_life: float,
+) -> None:
+    """Add `amount` made at `at` to each pair's weight; a negative amount takes an
+    earlier addition back (a weight that falls to nothing is dropped)."""
+    for a, b in pairs:
+        a, b = min(a, b), max(a, b)
+        if a == b:
+            continue
+        row = db.execute(
+            "SELECT weight, updated_at FROM associations "
+            "WHERE namespace = ? AND audience_id = ? AND a = ? AND b = ?",
+            (namespace, audience_id, a, b),
+        ).fetchone()
+        if row is None and amount <= 0:
+            continue
+        updated = at if row is None else max(at, row[1])
+        weight = decayed(amount, at, updated, half_life)
+        if row is not None:
+            weight += decayed(row[0], row[1], updated, half_life)
+        if weight < NEGLIGIBLE:
+            db.execute(
+                "DELETE FROM associations WHERE namespace = ? AND audience_id = ? AND a = ? "
+                "AND b = ?",
+                (namespace, audience_id, a, b),
+            )
+        else:
+            db.execute(
+                "INSERT OR REPLACE INTO associations VALUES (?, ?, ?, ?, ?, ?)",
+                (namespace, audience_id, a, b, weight, updated),
+            )
+
+
+def contribute(db: sqlite3.Connection, episode_id: int, sign: float, half_life: float) -> None:
+    """Add (+1) or take back (-1) what an episode's mentions give the associations."""
+    row = db.execute(
+        "SELECT namespace, audience_id, said_at FROM episodes WHERE id = ?", (episode_id,)
+    ).fetchone()
+    if row is None:
+        return
+    ids = [int(r[0]) for r in db.execute(
+        "SELECT entity_id FROM mentions WHERE episode_id = ? ORDER BY rank, entity_id",
+        (episode_id,),
+    )]  # fmt: skip
+    strengthen(db, row[0], int(row[1]), linked_pairs(ids), row[2], sign, half_life)
+
+
+def count(db: sqlite3.Connection, audience_id: int, entity_id: int, delta: int) -> None:
+    """Keep the mention count of an entity in an audience (no row: none)."""
+    db.execute(
+        "INSERT INTO entity_counts VALUES (?, ?, ?) ON CONFLICT DO UPDATE "
+        "SET mentions = mentions + excluded.mentions",
+        (audience_id, entity_id, delta),
+    )
+    if delta < 0:
+        db.execute(
+            "DELETE FROM entity_counts WHERE audience_id = ? AND entity_id = ? AND mentions <= 0",
+            (audience_id, entity_id),
+        )
+
+
+def new_entity(db: sqlite3.Connection, namespace: str, key: str) -> int:
     """A new entity, or a new sense of a name that already has one."""
     sense = db.execute(
         "SELECT COALESCE(MAX(sense) + 1, 0) FROM entities WHERE namespace = ? AND key = ?",
         (namespace, key),
     ).fetchone()[0]
     entity_id = db.execute(
-        "INSERT INTO entities (namespace, key, sense, name, kind, mentions, first_seen, "
-        "last_seen) VALUES (?, ?, ?, ?, ?, 0, ?, ?)",
-        (namespace, key, sense, name, kind, at, at),
+        "INSERT INTO entities (namespace, key, sense) VALUES (?, ?, ?)", (namespace, key, sense)
     ).lastrowid
     assert entity_id is not None
-    db.execute(
-        "INSERT OR IGNORE INTO entity_aliases VALUES (?, '', ?, ?)", (namespace, key, entity_id)
-    )
     return entity_id
 
 
-def _sense(db: sqlite3.Connection, senses: Sequence[int], vector: np.ndarray) -> int:
-    """Of several entities sharing a name, the one whose recent mentions are most like
-    this message."""
+def _supersets(db: sqlite3.Connection, audience_id: int) -> list[int]:
+    """Audiences that include everyone of this one: what its members may all see."""
+    namespace = db.execute("SELECT namespace FROM audiences WHERE id = ?", (audience_id,))
+    members = db.execute(
+        "SELECT participant FROM audience_members WHERE audience_id = ?", (audience_id,)
+    )
+    return visible_audiences(db, namespace.fetchone()[0], [r[0] for r in members])
+
+
+def _sense(
+    db: sqlite3.Connection, senses: Sequence[int], vector: np.ndarray, audience_id: int
+) -> int:
+    """Of several entities sharing a name, the one whose recent mentions (those the
+    message's audience may see) are most like this message."""
+    visible = _supersets(db, audience_id)
     best, best_score = senses[0], -2.0
     for entity_id in senses:
         rows = db.execute(
             "SELECT e.embedding FROM mentions m JOIN episodes e ON e.id = m.episode_id "
-            "WHERE m.entity_id = ? ORDER BY m.episode_id DESC LIMIT 50",
-            (entity_id,),
+            f"WHERE m.entity_id = ? AND m.audience_id IN ({placeholders(visible)}) "
+            "ORDER BY m.episode_id DESC LIMIT 50",
+            (entity_id, *visible),
         ).fetchall()
         if not rows:
             continue
@@ -84,51 +159,61 @@ def _entity(
     db: sqlite3.Connection,
     namespace: str,
     mention: Mention,
-    speaker: str,
-    said_at: float,
+    episode: tuple[int, int, str],
     vector: np.ndarray,
 ) -> int:
-    senses = [
-        int(r[0])
-        for r in db.execute(
-            "SELECT id FROM entities WHERE namespace = ? AND key = ? ORDER BY sense",
-            (namespace, mention.key),
-        )
-    ]
+    """The entity a mention in episode (id, audience, speaker) stands for; a relation
+    ("my brother Leo") becomes the speaker's alias in that audience."""
+    episode_id, audience_id, speaker = episode
+    senses = [int(r[0]) for r in db.execute(
+        "SELECT id FROM entities WHERE namespace = ? AND key = ? ORDER BY sense",
+        (namespace, mention.key),
+    )]  # fmt: skip
     if not senses:
-        entity_id = _new_entity(db, namespace, mention.key, mention.name, mention.kind, said_at)
-        db.execute("UPDATE entities SET mentions = 1 WHERE id = ?", (entity_id,))
+        entity_id = new_entity(db, namespace, mention.key)
     else:
-        entity_id = senses[0] if len(senses) == 1 else _sense(db, senses, vector)
-        db.execute(
-            "UPDATE entities SET mentions = mentions + 1, last_seen = max(last_seen, ?), "
-            "kind = CASE WHEN kind = 'name' THEN ? ELSE kind END WHERE id = ?",
-            (said_at, mention.kind, entity_id),
-        )
+        entity_id = senses[0] if len(senses) == 1 else _sense(db, senses, vector, audience_id)
     if mention.relation:
         db.execute(
-            "INSERT OR REPLACE INTO entity_aliases VALUES (?, ?, ?, ?)",
-            (namespace, speaker, f"my {mention.relation}", entity_id),
+            "INSERT OR REPLACE INTO entity_aliases VALUES (?, ?, ?, ?, ?, ?)",
+            (namespace, speaker, f"my {mention.relation}", audience_id, episode_id, entity_id),
         )
     return entity_id
+
+
+def _link(
+    db: sqlite3.Connection,
+    linked: Mapping[int, Mention],
+    episode_id: int,
+    audience_id: int,
+    first_rank: int,
+) -> None:
+    db.executemany(
+        "INSERT INTO mentions (entity_id, episode_id, audience_id, rank, name, kind) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(entity_id, episode_id, audience_id, first_rank + rank, m.name, m.kind)
+         for rank, (entity_id, m) in enumerate(linked.items())],
+    )  # fmt: skip
+    for entity_id in linked:
+        count(db, audience_id, entity_id, 1)
 
 
 def record(
     db: sqlite3.Connection,
     namespace: str,
-    episode_id: int,
-    audience_id: int,
-    speaker: str,
+    episode: tuple[int, int, str],
     said_at: float,
     found: Sequence[Mention],
     vector: np.ndarray,
     half_life: float,
 ) -> None:
-    """Link an episode to its entities and strengthen the associations among them."""
-    ids = sorted({_entity(db, namespace, m, speaker, said_at, vector) for m in found})
-    db.executemany("INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(i, episode_id) for i in ids])
-    strengthen(db, namespace, audience_id, itertools.combinations(ids, 2), said_at, 1.0,
-               half_life)  # fmt: skip
+    """Link an episode (id, audience, speaker) to its entities and strengthen the
+    associations among them."""
+    linked: dict[int, Mention] = {}
+    for mention in found[:MAX_NAMES]:
+        linked.setdefault(_entity(db, namespace, mention, episode, vector), mention)
+    _link(db, linked, episode[0], episode[1], 0)
+    strengthen(db, namespace, episode[1], linked_pairs(list(linked)), said_at, 1.0, half_life)
 
 
 def add_mentions(
@@ -148,66 +233,124 @@ def add_mentions(
     if row is None:
         return 0
     audience_id, speaker, said_at, embedding = row
-    linked = dict(db.execute(
+    old = {key: int(i) for key, i in db.execute(
         "SELECT e.key, e.id FROM mentions m JOIN entities e ON e.id = m.entity_id "
-        "WHERE m.episode_id = ?", (episode_id,),
-    ).fetchall())  # fmt: skip
+        "WHERE m.episode_id = ? ORDER BY m.rank, m.entity_id", (episode_id,),
+    )}  # fmt: skip
+    fresh = list({m.key: m for m in found if m.key and m.key not in old}.values())
     vector = np.frombuffer(embedding, dtype=np.float32)
-    new: set[int] = set()
-    for mention in {m.key: m for m in found if m.key and m.key not in linked}.values():
-        new.add(_entity(db, namespace, mention, speaker, said_at, vector))
-    new -= set(linked.values())
-    db.executemany("INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(i, episode_id) for i in new])
-    old = sorted(set(linked.values()))
-    pairs = [*itertools.combinations(sorted(new), 2), *itertools.product(sorted(new), old)]
-    strengthen(db, namespace, audience_id, pairs, said_at, 1.0, half_life)
-    return len(new)
+    linked: dict[int, Mention] = {}
+    for mention in fresh[: max(0, MAX_NAMES - len(old))]:
+        entity_id = _entity(db, namespace, mention, (episode_id, audience_id, speaker), vector)
+        if entity_id not in old.values():
+            linked.setdefault(entity_id, mention)
+    _link(db, linked, episode_id, audience_id, len(old))
+    before = list(old.values())
+    pairs = set(linked_pairs([*before, *linked])) - set(linked_pairs(before))
+    strengthen(db, namespace, audience_id, sorted(pairs), said_at, 1.0, half_life)
+    return len(linked)
 
 
-def set_kinds(db: sqlite3.Connection, namespace: str, kinds: Mapping[str, str]) -> int:
-    """Give entities still of the generic kind ("name") a kind by key; returns how many."""
+def set_kinds(
+    db: sqlite3.Connection, namespace: str, episode_id: int, kinds: Mapping[str, str]
+) -> int:
+    """Give an episode's mentions still of the generic kind ("name") a kind by key;
+    returns how many."""
     typed = 0
     for key, kind in kinds.items():
         typed += db.execute(
-            "UPDATE entities SET kind = ? WHERE namespace = ? AND key = ? AND kind = 'name'",
-            (kind, namespace, key),
+            "UPDATE mentions SET kind = ? WHERE episode_id = ? AND kind = 'name' AND entity_id "
+            "IN (SELECT id FROM entities WHERE namespace = ? AND key = ?)",
+            (kind, episode_id, namespace, key),
         ).rowcount
     return typed
 
 
-def strengthen(
+def reinforce(
     db: sqlite3.Connection,
     namespace: str,
     audience_id: int,
-    pairs: Iterable[tuple[int, int]],
+    episode_ids: Sequence[int],
     now: float,
-    amount: float,
     half_life: float,
 ) -> None:
-    for a, b in pairs:
-        a, b = min(a, b), max(a, b)
-        row = db.execute(
-            "SELECT weight, updated_at FROM associations "
-            "WHERE namespace = ? AND audience_id = ? AND a = ? AND b = ?",
-            (namespace, audience_id, a, b),
-        ).fetchone()
-        weight = amount + (0.0 if row is None else decayed(row[0], row[1], now, half_life))
-        updated = now if row is None else max(now, row[1])
-        db.execute(
-            "INSERT OR REPLACE INTO associations VALUES (?, ?, ?, ?, ?, ?)",
-            (namespace, audience_id, a, b, weight, updated),
-        )
+    """Strengthen (by a half) the associations among the entities of these episodes,
+    logged so that deleting one of them takes it back."""
+    by_episode = entities_of(db, episode_ids)
+    together = sorted({e for ids in by_episode.values() for e in ids})
+    if len(together) < 2:
+        return
+    logged = db.execute(
+        "INSERT INTO reinforcements (namespace, audience_id, entities, amount, at) "
+        "VALUES (?, ?, ?, 0.5, ?)",
+        (namespace, audience_id, json.dumps(together), now),
+    ).lastrowid
+    db.executemany(
+        "INSERT INTO reinforcement_sources VALUES (?, ?)", [(e, logged) for e in by_episode]
+    )
+    pairs = itertools.combinations(together, 2)
+    strengthen(db, namespace, audience_id, pairs, now, 0.5, half_life)
 
 
-def entity_ids(db: sqlite3.Connection, namespace: str, keys: Sequence[str]) -> dict[int, int]:
-    """Entity id -> mention count for the given keys."""
-    if not keys:
-        return {}
+def _take_back_reinforcements(db: sqlite3.Connection, episode_id: int, half_life: float) -> None:
     rows = db.execute(
-        f"SELECT id, mentions FROM entities WHERE namespace = ? AND key IN ({placeholders(keys)})",
+        "SELECT r.id, r.namespace, r.audience_id, r.entities, r.amount, r.at "
+        "FROM reinforcements r JOIN reinforcement_sources s ON s.reinforcement_id = r.id "
+        "WHERE s.episode_id = ?",
+        (episode_id,),
+    ).fetchall()
+    for logged, namespace, audience_id, ids, amount, at in rows:
+        pairs = itertools.combinations(json.loads(ids), 2)
+        strengthen(db, namespace, audience_id, pairs, at, -amount, half_life)
+        db.execute("DELETE FROM reinforcement_sources WHERE reinforcement_id = ?", (logged,))
+        db.execute("DELETE FROM reinforcements WHERE id = ?", (logged,))
+
+
+def forget_mentions(db: sqlite3.Connection, episode_id: int, half_life: float) -> None:
+    """Unlink a stored episode and take back what it added: its associations (also those
+    of recalls it was part of), the aliases it taught; an entity no longer mentioned
+    anywhere is erased (its name must not outlive the words it came from)."""
+    contribute(db, episode_id, -1.0, half_life)
+    _take_back_reinforcements(db, episode_id, half_life)
+    db.execute("DELETE FROM entity_aliases WHERE episode_id = ?", (episode_id,))
+    rows = db.execute(
+        "SELECT m.entity_id, m.audience_id, e.namespace FROM mentions m "
+        "JOIN entities e ON e.id = m.entity_id WHERE m.episode_id = ?",
+        (episode_id,),
+    ).fetchall()
+    db.execute("DELETE FROM mentions WHERE episode_id = ?", (episode_id,))
+    for entity_id, audience_id, _ in rows:
+        count(db, audience_id, entity_id, -1)
+    if rows:
+        erase_unmentioned(db, rows[0][2], [int(r[0]) for r in rows])
+
+
+def erase_unmentioned(db: sqlite3.Connection, namespace: str, ids: Sequence[int]) -> None:
+    """Erase those of the entities no episode mentions, with everything about them."""
+    orphans = [i for i in ids if db.execute(
+        "SELECT 1 FROM entity_counts WHERE entity_id = ? LIMIT 1", (i,)
+    ).fetchone() is None]  # fmt: skip
+    if not orphans:
+        return
+    marks = placeholders(orphans)
+    db.execute(f"DELETE FROM entity_aliases WHERE entity_id IN ({marks})", orphans)
+    db.execute(
+        f"DELETE FROM associations WHERE namespace = ? AND (a IN ({marks}) OR b IN ({marks}))",
+        (namespace, *orphans, *orphans),
+    )
+    db.execute(f"DELETE FROM entities WHERE id IN ({marks})", orphans)
+    db.execute(f"DELETE FROM entity_history WHERE entity_id IN ({marks})", orphans)
+
+
+def entity_ids(db: sqlite3.Connection, namespace: str, keys: Sequence[str]) -> list[int]:
+    """Ids of the entities (every sense) of the given keys."""
+    if not keys:
+        return []
+    rows = db.execute(
+        f"SELECT id FROM entities WHERE namespace = ? AND key IN ({placeholders(keys)})",
         (namespace, *keys),
     )
-    return {int(r[0]): int(r[1]) for r in rows}
+    return [int(r[0]) for r in rows]
 
 
 def entities_of(db: sqlite3.Connection, episode_ids: Sequence[int]) -> dict[int, list[int]]:
@@ -263,29 +406,29 @@ def spread(
 
 
 def episodes_of(
-    db: sqlite3.Connection,
-    namespace: str,
-    activation: Mapping[int, float],
-    visible: Sequence[int],
-    k: int,
+    db: sqlite3.Connection, activation: Mapping[int, float], visible: Sequence[int], k: int
 ) -> list[tuple[int, float]]:
     """Visible episodes that mention activated entities, scored by the activation they
-    carry, rarer entities counting more."""
+    carry, entities with fewer visible mentions counting more."""
     if not activation or not visible:
         return []
     scores: dict[int, float] = {}
     strongest = sorted(activation.items(), key=lambda pair: -pair[1])[:MOST_ACTIVE]
+    within = f"audience_id IN ({placeholders(visible)})"
     for entity_id, strength in strongest:
-        # Only the latest mentions of each entity are read: a hub costs no more.
-        count = db.execute("SELECT mentions FROM entities WHERE id = ?", (entity_id,)).fetchone()
+        mentions = db.execute(
+            f"SELECT COALESCE(SUM(mentions), 0) FROM entity_counts WHERE entity_id = ? "
+            f"AND {within}",
+            (entity_id, *visible),
+        ).fetchone()[0]
+        # Only the latest visible mentions of each entity are read: a hub costs no more.
         rows = db.execute(
-            "SELECT m.episode_id FROM (SELECT episode_id FROM mentions WHERE entity_id = ? "
-            "ORDER BY episode_id DESC LIMIT ?) m JOIN episodes e ON e.id = m.episode_id "
-            f"WHERE e.namespace = ? AND +e.audience_id IN ({placeholders(visible)})",
-            (entity_id, LATEST_MENTIONS, namespace, *visible),
+            f"SELECT episode_id FROM mentions WHERE entity_id = ? AND {within} "
+            "ORDER BY episode_id DESC LIMIT ?",
+            (entity_id, *visible, LATEST_MENTIONS),
         ).fetchall()
+        score = strength / math.log(2.0 + mentions)
         for (episode_id,) in rows:
-            score = strength / math.log(2.0 + (count[0] if count else 0))
             scores[int(episode_id)] = scores.get(int(episode_id), 0.0) + score
     return sorted(scores.items(), key=lambda pair: -pair[1])[:k]
 
@@ -293,7 +436,17 @@ def episodes_of(
 def prune(
     db: sqlite3.Connection, namespace: str, now: float, half_life: float, below: float
 ) -> int:
-    """Delete associations whose decayed weight fell below `below`; returns how many."""
+    """Delete associations whose decayed weight fell below `below`, and the log of
+    reinforcements that added less than that by now; returns how many associations."""
+    faded = [
+        (logged,)
+        for logged, amount, at in db.execute(
+            "SELECT id, amount, at FROM reinforcements WHERE namespace = ?", (namespace,)
+        ).fetchall()
+        if decayed(amount, at, now, half_life) < below
+    ]
+    db.executemany("DELETE FROM reinforcement_sources WHERE reinforcement_id = ?", faded)
+    db.executemany("DELETE FROM reinforcements WHERE id = ?", faded)
     weak = [
         (audience, a, b)
         for audience, a, b, weight, updated in db.execute(
@@ -307,143 +460,3 @@ def prune(
         [(namespace, *edge) for edge in weak],
     )
     return len(weak)
-
-
-def forget_mentions(db: sqlite3.Connection, episode_id: int) -> None:
-    """Unlink an episode; an entity no longer mentioned anywhere is erased with its
-    aliases and associations (its name must not outlive the words it came from)."""
-    ids = [int(r[0]) for r in db.execute(
-        "SELECT entity_id FROM mentions WHERE episode_id = ?", (episode_id,)
-    )]  # fmt: skip
-    db.execute("DELETE FROM mentions WHERE episode_id = ?", (episode_id,))
-    if not ids:
-        return
-    db.execute(
-        f"UPDATE entities SET mentions = mentions - 1 WHERE id IN ({placeholders(ids)})", ids
-    )
-    orphans = [int(r[0]) for r in db.execute(
-        f"SELECT id FROM entities WHERE id IN ({placeholders(ids)}) AND mentions <= 0", ids
-    )]  # fmt: skip
-    if orphans:
-        marks = placeholders(orphans)
-        db.execute(f"DELETE FROM entity_aliases WHERE entity_id IN ({marks})", orphans)
-        db.execute(f"DELETE FROM associations WHERE a IN ({marks}) OR b IN ({marks})", orphans * 2)
-        db.execute(f"DELETE FROM entities WHERE id IN ({marks})", orphans)
-        db.execute(f"DELETE FROM entity_history WHERE entity_id IN ({marks})", orphans)
-
-
-def entity_rows(
-    db: sqlite3.Connection, namespace: str
-) -> list[tuple[int, str, int, str, str, int]]:
-    """(id, key, sense, name, kind, mentions) of every entity in the namespace."""
-    return [
-        (int(r[0]), r[1], int(r[2]), r[3], r[4], int(r[5]))
-        for r in db.execute(
-            "SELECT id, key, sense, name, kind, mentions FROM entities WHERE namespace = ? "
-            "ORDER BY id",
-            (namespace,),
-        )
-    ]
-
-
-def split(
-    db: sqlite3.Connection, namespace: str, entity_id: int, episodes: Sequence[int], now: float
-) -> int:
-    """Give the mentions in `episodes` to a new sense of the entity's name; returns its id."""
-    key, name, kind = db.execute(
-        "SELECT key, name, kind FROM entities WHERE id = ?", (entity_id,)
-    ).fetchone()
-    new_id = _new_entity(db, namespace, key, name, kind, now)
-    db.executemany(
-        "UPDATE mentions SET entity_id = ? WHERE entity_id = ? AND episode_id = ?",
-        [(new_id, entity_id, e) for e in episodes],
-    )
-    _recount(db, entity_id)
-    _recount(db, new_id)
-    return new_id
-
-
-def mentioned_in(db: sqlite3.Connection, entity_id: int) -> list[int]:
-    return [
-        int(r[0])
-        for r in db.execute(
-            "SELECT episode_id FROM mentions WHERE entity_id = ? ORDER BY episode_id",
-            (entity_id,),
-        )
-    ]
-
-
-def merge(db: sqlite3.Connection, namespace: str, source: int, target: int) -> dict[str, Any]:
-    """Fold `source` into `target`: its mentions, aliases and associations move over.
-    Returns what `unmerge` needs to undo it."""
-    name, key, kind = db.execute(
-        "SELECT name, key, kind FROM entities WHERE id = ?", (source,)
-    ).fetchone()
-    undo = {
-        "name": name,
-        "key": key,
-        "kind": kind,
-        "episodes": mentioned_in(db, source),
-        "target_episodes": mentioned_in(db, target),
-        "aliases": [list(row) for row in db.execute(
-            "SELECT speaker, alias FROM entity_aliases WHERE entity_id = ?", (source,)
-        )],
-    }  # fmt: skip
-    edges = db.execute(
-        "SELECT audience_id, a, b, weight, updated_at FROM associations "
-        "WHERE namespace = ? AND (a = ? OR b = ?)",
-        (namespace, source, source),
-    ).fetchall()
-    db.executemany(
-        "INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(target, e) for e in undo["episodes"]]
-    )
-    db.execute("DELETE FROM mentions WHERE entity_id = ?", (source,))
-    db.execute("UPDATE entity_aliases SET entity_id = ? WHERE entity_id = ?", (target, source))
-    db.execute(
-        "DELETE FROM associations WHERE namespace = ? AND (a = ? OR b = ?)",
-        (namespace, source, source),
-    )
-    for audience, a, b, weight, updated in edges:
-        other = b if a == source else a
-        if other != target:
-            db.execute(
-                "INSERT INTO associations VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
-                "weight = weight + excluded.weight, "
-                "updated_at = max(updated_at, excluded.updated_at)",
-                (namespace, audience, min(other, target), max(other, target), weight, updated),
-            )
-    _recount(db, target)
-    db.execute("DELETE FROM entities WHERE id = ?", (source,))
-    return undo
-
-
-def unmerge(
-    db: sqlite3.Connection, namespace: str, target: int, undo: Mapping[str, Any], now: float
-) -> int:
-    """Split a merged entity out again; returns its new id. It gets back its aliases and
-    the episodes it was mentioned in before the merge; associations stay with the target."""
-    episodes = [int(e) for e in undo["episodes"]]
-    entity_id = _new_entity(db, namespace, undo["key"], undo["name"], undo["kind"], now)
-    db.executemany(
-        "UPDATE entity_aliases SET entity_id = ? WHERE namespace = ? AND speaker = ? AND alias = ?",
-        [(entity_id, namespace, speaker, alias) for speaker, alias in undo["aliases"]],
-    )
-    db.executemany(
-        "INSERT OR IGNORE INTO mentions VALUES (?, ?)", [(entity_id, e) for e in episodes]
-    )
-    only_source = set(episodes) - {int(e) for e in undo["target_episodes"]}
-    db.executemany(
-        "DELETE FROM mentions WHERE entity_id = ? AND episode_id = ?",
-        [(target, e) for e in sorted(only_source)],
-    )
-    _recount(db, target)
-    _recount(db, entity_id)
-    return entity_id
-
-
-def _recount(db: sqlite3.Connection, entity_id: int) -> None:
-    db.execute(
-        "UPDATE entities SET mentions = (SELECT COUNT(*) FROM mentions WHERE entity_id = ?) "
-        "WHERE id = ?",
-        (entity_id, entity_id),
-    )
