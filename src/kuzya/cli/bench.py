@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -87,6 +89,20 @@ def locomo(
     _write(json_out, result)
 
 
+@contextmanager
+def _importing(total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar for an import of `total` messages; yields what advances it."""
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("importing", total=total)
+        yield lambda n: progress.advance(task, n)
+
+
 @bench_app.command("scale")
 def scale(
     episodes: Annotated[int, typer.Option("--episodes", min=1)] = 100_000,
@@ -99,21 +115,14 @@ def scale(
 
     with (
         tempfile.TemporaryDirectory(prefix="kuzya-scale-") as tmp,
-        Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-        ) as progress,
+        _importing(episodes) as advance,
     ):
-        task = progress.add_task("importing", total=episodes)
         result = run(
             episodes,
             load_embedder(embedder),
             Path(tmp),
             queries_n=queries,
-            progress=lambda n: progress.advance(task, n),
+            progress=advance,
         )
     console.print(
         f"{result['episodes']} episodes: import {result['import_msgs_per_s']} messages/s; "
@@ -140,21 +149,14 @@ def forget(
 
     with (
         tempfile.TemporaryDirectory(prefix="kuzya-forget-") as tmp,
-        Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-        ) as progress,
+        _importing(episodes) as advance,
     ):
-        task = progress.add_task("importing", total=episodes)
         result = run(
             episodes,
             load_embedder(embedder),
             Path(tmp),
             deletes=deletes,
-            progress=lambda n: progress.advance(task, n),
+            progress=advance,
         )
     purged, plain = result["delete_ms"], result["delete_without_purge_ms"]
     console.print(
