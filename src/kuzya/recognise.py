@@ -10,6 +10,7 @@ The assistant's own turns are skipped. A name that is part of one the rules foun
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from kuzya.entities import Mention, is_name, key, mentions
@@ -35,10 +36,13 @@ def recognise(store: Store, namespace: str, ner: NER, batch: int = BATCH) -> tup
     """Run the job over the episodes after its cursor; returns (new links, mentions
     typed). Each message's names are typed by what the model read in that message."""
     added = typed = 0
-    common: set[str] = set()  # words written in lowercase: a one-word "name" among them is not
+    # words written in lowercase, per audience: a one-word "name" among those a message's
+    # audience may see is not one
+    lowercase: dict[frozenset[str], set[str]] = defaultdict(set)
     while episodes := store.episodes_after(namespace, store.job_position(namespace, JOB), batch):
         spoken = [e for e in episodes if not is_assistant(e)]
-        common.update(w for e in episodes for w in _LOWERCASE.findall(e.text))
+        for e in episodes:
+            lowercase[e.audience].update(_LOWERCASE.findall(e.text))
         gazetteers: dict[tuple[str, frozenset[str]], dict[str, str]] = {}
         for episode, names in zip(spoken, ner.names([e.text for e in spoken]), strict=True):
             if not names:
@@ -48,6 +52,7 @@ def recognise(store: Store, namespace: str, ner: NER, batch: int = BATCH) -> tup
                 gazetteers[seen_by] = store.gazetteer(
                     namespace, episode.speaker, sorted(episode.audience)
                 )
+            common = set().union(*(w for a, w in lowercase.items() if a >= episode.audience))
             found = _named(episode, names, gazetteers[seen_by], common)
             added += store.add_mentions(namespace, episode.id, [m for m, _ in found])
             kinds = {mention.key: kind for mention, kind in found}

@@ -310,3 +310,13 @@ def recognise(memory: Memory, ner: ModelNER) -> tuple[int, int]:
     from kuzya.recognise import recognise as job
 
     return job(memory.store, memory.namespace, ner)
+
+
+def test_words_a_dm_wrote_in_lowercase_do_not_unmake_a_groups_name(memory: Memory) -> None:
+    memory.remember("my rex toy broke again", speaker="ana", conversation="dm",
+                    participants=DM, time=T0)  # fmt: skip
+    group = memory.remember("Rex barked all night at the mailman.", speaker="bob",
+                            conversation="group", participants=GROUP,
+                            time=T0 + timedelta(hours=1))  # fmt: skip
+    memory.sleep(now=LATER)
+    assert linked(memory, "Rex", group)
