@@ -41,6 +41,7 @@ lint: install-dev
 
 bench: install
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode recall --strict --json bench-out/scenarios.json
+	$(KUZYA) eval scenarios scenarios --mode recall --json bench-out/scenarios-fresh.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --sleep --json bench-out/locomo-sleep.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --json bench-out/locomo.json
 	$(KUZYA) bench scale --episodes 100000 --json bench-out/scale.json
