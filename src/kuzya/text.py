@@ -66,6 +66,3 @@ def terms(text: str) -> list[str]:
     """Index terms: stems of the non-stop-word tokens, in order (repeats kept)."""
     return [stem(t) for t in tokens(text) if t not in STOP_WORDS]
 
-
-def word_count(text: str) -> int:
-    return len(text.split())
