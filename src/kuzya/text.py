@@ -65,4 +65,3 @@ def stem(token: str) -> str:
 def terms(text: str) -> list[str]:
     """Index terms: stems of the non-stop-word tokens, in order (repeats kept)."""
     return [stem(t) for t in tokens(text) if t not in STOP_WORDS]
-
