@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -23,6 +22,7 @@ from kuzya.cli.options import (
     Participants,
     Viewers,
     console,
+    importing,
     settings,
 )
 from kuzya.cli.options import ids as _ids
@@ -150,18 +150,11 @@ def import_(
 
 
 def _import(memory: Memory, messages: list[Any], label: str) -> None:
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
-        task = progress.add_task(f"importing {label}", total=len(messages))
+    with importing(len(messages), f"importing {label}") as advance:
         for start in range(0, len(messages), 256):
             chunk = messages[start : start + 256]
             memory.remember_many(chunk)
-            progress.advance(task, len(chunk))
+            advance(len(chunk))
 
 
 @app.command()

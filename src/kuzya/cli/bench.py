@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 from rich.table import Table
 
-from kuzya.cli.options import LlmOption, open_llm, settings
+from kuzya.cli.options import LlmOption, importing, open_llm, settings
 from kuzya.embed import load_embedder
 from kuzya.llm import is_small
 
@@ -89,20 +86,6 @@ def locomo(
     _write(json_out, result)
 
 
-@contextmanager
-def _importing(total: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar for an import of `total` messages; yields what advances it."""
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
-        task = progress.add_task("importing", total=total)
-        yield lambda n: progress.advance(task, n)
-
-
 @bench_app.command("scale")
 def scale(
     episodes: Annotated[int, typer.Option("--episodes", min=1)] = 100_000,
@@ -115,7 +98,7 @@ def scale(
 
     with (
         tempfile.TemporaryDirectory(prefix="kuzya-scale-") as tmp,
-        _importing(episodes) as advance,
+        importing(episodes) as advance,
     ):
         result = run(
             episodes,
@@ -149,7 +132,7 @@ def forget(
 
     with (
         tempfile.TemporaryDirectory(prefix="kuzya-forget-") as tmp,
-        _importing(episodes) as advance,
+        importing(episodes) as advance,
     ):
         result = run(
             episodes,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from kuzya.config import Settings
 from kuzya.llm import LLM, load_llm
@@ -81,3 +84,17 @@ def open_memory(
 
 def ids(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
+
+
+@contextmanager
+def importing(total: int, label: str = "importing") -> Iterator[Callable[[int], None]]:
+    """A progress bar for an import of `total` messages; yields what advances it."""
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task(label, total=total)
+        yield lambda n: progress.advance(task, n)
