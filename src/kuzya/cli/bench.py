@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -86,6 +87,17 @@ def locomo(
     _write(json_out, result)
 
 
+def _synthetic(
+    run: Callable[..., dict[str, Any]], episodes: int, embedder: str, **options: Any
+) -> dict[str, Any]:
+    """A benchmark over N synthetic episodes in a temporary folder, with a progress bar."""
+    with (
+        tempfile.TemporaryDirectory(prefix="kuzya-bench-") as tmp,
+        importing(episodes) as advance,
+    ):
+        return run(episodes, load_embedder(embedder), Path(tmp), progress=advance, **options)
+
+
 @bench_app.command("scale")
 def scale(
     episodes: Annotated[int, typer.Option("--episodes", min=1)] = 100_000,
@@ -96,17 +108,7 @@ def scale(
     """Import N synthetic episodes, then measure recall latency."""
     from kuzya.bench.scale import run
 
-    with (
-        tempfile.TemporaryDirectory(prefix="kuzya-scale-") as tmp,
-        importing(episodes) as advance,
-    ):
-        result = run(
-            episodes,
-            load_embedder(embedder),
-            Path(tmp),
-            queries_n=queries,
-            progress=advance,
-        )
+    result = _synthetic(run, episodes, embedder, queries_n=queries)
     console.print(
         f"{result['episodes']} episodes: import {result['import_msgs_per_s']} messages/s; "
         f"recall p50 {result['latency_ms']['p50']} ms, p95 {result['latency_ms']['p95']} ms "
@@ -130,17 +132,7 @@ def forget(
     and a full compact."""
     from kuzya.bench.forget import run
 
-    with (
-        tempfile.TemporaryDirectory(prefix="kuzya-forget-") as tmp,
-        importing(episodes) as advance,
-    ):
-        result = run(
-            episodes,
-            load_embedder(embedder),
-            Path(tmp),
-            deletes=deletes,
-            progress=advance,
-        )
+    result = _synthetic(run, episodes, embedder, deletes=deletes)
     purged, plain = result["delete_ms"], result["delete_without_purge_ms"]
     console.print(
         f"{result['episodes']} episodes ({result['db_bytes']:,} bytes, full-text index "
