@@ -7,17 +7,18 @@ what the store let through.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 import numpy as np
 
-from kuzya import dates, entities
+from kuzya import dates, entities, passages
 from kuzya.dates import Span
 from kuzya.embed.base import Embedder, normalise
 from kuzya.facts.view import FactView
 from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem
+from kuzya.passages import item_cap
 from kuzya.store.base import Hit, Store
 from kuzya.text import terms as index_terms
 from kuzya.text import tokens
@@ -271,7 +272,17 @@ def run(
     first = _facts(facts, embedder, query, asker, about_past, settings)
     if _OVERVIEW.search(query_text):
         first += _diary(store, namespace, query, participants, settings)
-    chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words, settings)
+
+    cap = None if budget_words is None else item_cap(budget_words)
+
+    def shortened(item: RecallItem) -> RecallItem:
+        """A long message cut to the passage that matches; others without small talk."""
+        if cap is not None and item.words > cap:
+            return passages.cut(item, query.terms, query.vector, embedder, cap)
+        return _trimmed(item, settings.sentence_terms)
+
+    chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words,
+                   settings, shortened)  # fmt: skip
     return Recall(query=query_text, items=tuple(chosen), now=now)
 
 
@@ -435,9 +446,10 @@ def _pack(
     limit: int,
     budget_words: int | None,
     settings: RecallSettings,
+    shortened: Callable[[RecallItem], RecallItem],
 ) -> list[RecallItem]:
-    """`first` (facts, diary) then the episodes best first, near-duplicates collapsed,
-    until the limit or the word budget is reached."""
+    """`first` (facts, diary) then the episodes best first, each `shortened`, near-duplicates
+    collapsed, until the limit or the word budget is reached."""
     chosen: list[RecallItem] = []
     used = 0
     for candidate in first:
@@ -452,7 +464,7 @@ def _pack(
     for item in window:
         if len(chosen) >= limit or (budget_words is not None and budget_words - used < 5):
             break  # full: nothing useful fits in fewer than five words
-        candidate = _trimmed(_item(episodes[item], scores[item]), settings.sentence_terms)
+        candidate = shortened(_item(episodes[item], scores[item]))
         line = candidate.line()
         key = re.sub(r"\W+", " ", line.lower()).strip()
         if key in seen_text:

@@ -1,0 +1,85 @@
+"""Passages: a recalled message longer than its share of the budget is cut to the sentences
+that match the question, so a fact in the middle of a long message is recalled, not
+skipped. The passage is made from the message's current text when it is recalled, so it
+is never a second copy to keep private or to forget."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from kuzya.embed.base import Embedder
+from kuzya.facts.rules import sentences
+from kuzya.model import RecallItem
+from kuzya.text import terms
+
+TERM_WEIGHT = 1.0  # a sentence holding every query term gains this much over its cosine
+CONTEXT_WEIGHT = 0.3  # share of the neighbouring sentences' score a sentence inherits
+
+
+def item_cap(budget_words: int) -> int:
+    """The most words one message may take of a recall's budget."""
+    return max(40, budget_words // 4)
+
+
+def cut(
+    item: RecallItem,
+    query_terms: Sequence[str],
+    query_vector: np.ndarray,
+    embedder: Embedder,
+    max_words: int,
+) -> RecallItem:
+    """`item` cut to its sentences that best match the query, in their order, within
+    `max_words` (with "…" where sentences were left out); unchanged if it fits."""
+    if item.words <= max_words:
+        return item
+    parts = sentences(item.text)
+    if len(parts) < 2:
+        return replace(item, text=" ".join(item.text.split()[:max_words]) + " …")
+    scores = _scores(parts, query_terms, query_vector, embedder)
+    room = max_words - (item.words - len(item.text.split()))  # the speaker's name and dates
+    chosen: set[int] = set()
+    used = 0
+    for index in np.argsort(-scores, kind="stable"):
+        words = len(parts[index].split())
+        if used + words <= room:
+            chosen.add(int(index))
+            used += words
+    if not chosen:  # even the best sentence is too long: its first words
+        best = int(np.argmax(scores))
+        return replace(item, text=" ".join(parts[best].split()[: max(room, 5)]) + " …")
+    text = _joined(parts, sorted(chosen))
+    while len(chosen) > 1 and len(text.split()) > room:  # the "…" marks took the last words
+        chosen.remove(min(chosen, key=lambda i: scores[i]))
+        text = _joined(parts, sorted(chosen))
+    return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))
+
+
+def _scores(
+    parts: Sequence[str], query_terms: Sequence[str], query_vector: np.ndarray, embedder: Embedder
+) -> np.ndarray:
+    """How well each sentence answers the query: cosine plus the share of the query's terms
+    it holds, each weighted by how few sentences of the message hold it (a term the whole
+    message repeats says little), plus a little of its neighbours' (a fact and its context
+    go together)."""
+    held = [set(terms(part)) for part in parts]
+    wanted = set(query_terms)
+    weight = {t: math.log((len(parts) + 1) / (sum(t in h for h in held) + 0.5)) for t in wanted}
+    total = sum(weight.values())
+    overlap = np.array([sum(weight[t] for t in wanted & h) / total if total else 0.0 for h in held])
+    own = embedder.embed(list(parts)) @ query_vector + TERM_WEIGHT * overlap
+    padded = np.pad(own, 1, constant_values=0.0)
+    around = np.maximum(padded[:-2], padded[2:])
+    return np.asarray(own + CONTEXT_WEIGHT * around, dtype=np.float64)
+
+
+def _joined(parts: Sequence[str], chosen: Sequence[int]) -> str:
+    pieces = []
+    for position, index in enumerate(chosen):
+        gap = index > 0 and (position == 0 or chosen[position - 1] != index - 1)
+        pieces.append(f"… {parts[index]}" if gap else parts[index])
+    tail = "" if chosen[-1] == len(parts) - 1 else " …"
+    return " ".join(pieces) + tail
