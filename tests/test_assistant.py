@@ -13,6 +13,7 @@ from kuzya.assistant import Assistant, extractive_reply
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.llm.base import ChatMessage, Completion, ToolCall
 from kuzya.memory import Memory
+from kuzya.model import Kind, Recall, RecallItem
 from kuzya.testing import ScriptedLLM
 
 NOW = datetime(2026, 3, 5, 9, tzinfo=UTC)
@@ -100,7 +101,7 @@ def test_profile_is_in_the_system_prompt_and_the_notes_hold_only_the_rest(
     memory: Memory,
 ) -> None:
     t0 = datetime(2026, 3, 1, tzinfo=UTC)
-    memory.remember("I have a dog named Rex.", speaker="ana", time=t0)
+    memory.remember("My dog is Rex.", speaker="ana", time=t0)
     memory.remember("I am allergic to peanuts.", speaker="ana", time=t0)
     memory.remember("Rex chewed my left shoe again.", speaker="ana", time=t0)
     memory.sleep(now=NOW)
@@ -114,21 +115,62 @@ def test_profile_is_in_the_system_prompt_and_the_notes_hold_only_the_rest(
     notes = assistant.notes(reply.recall, assistant.profile("ana", ["ana"]))
     assert all(i.kind.value == "episode" for i in notes.items)
     assert "has a dog Rex" not in message  # given once, in the system prompt
-    assert "I have a dog named Rex." not in message  # the fact's source is not repeated
+    assert "My dog is Rex." not in message  # a sentence the fact states is not repeated
     assert "chewed my left shoe" in message  # a message the profile does not hold
     assert message.endswith("\n\nana: What did my dog Rex chew?")
 
 
-def test_the_assistants_own_past_replies_are_not_notes(memory: Memory) -> None:
-    llm = ScriptedLLM(["Porto is a lovely city by the Douro river.", "You moved to Porto."])
+def test_a_fact_never_hides_the_rest_of_its_message(memory: Memory) -> None:
+    t0 = datetime(2026, 3, 1, tzinfo=UTC)
+    memory.remember(
+        "I live in Lisbon. I always order ramen with an extra egg at Koya.", speaker="ana", time=t0
+    )
+    memory.sleep(now=NOW)
+    assert any(f.value == "Lisbon" for f in memory.profile("ana").facts)
+    llm = ScriptedLLM(["Ramen."])
+    assistant = Assistant(memory, llm)
+    assistant.reply("What do I usually order at Koya?", conversation="c", participants=["ana"])
+    assistant.close()
+    message = llm.calls[0].messages[-1].content
+    assert "I always order ramen with an extra egg at Koya." in message
+    assert "I live in Lisbon." not in message  # the profile in the system prompt says it
+
+
+def test_the_assistants_own_past_replies_are_marked_as_its_words(memory: Memory) -> None:
+    llm = ScriptedLLM(
+        ["Porto is a lovely city by the Douro river.", "You moved to Porto.", "The Douro."]
+    )
     assistant = Assistant(memory, llm)
     assistant.reply("We moved to Porto!", conversation="s1", participants=["ana"], now=NOW)
     assistant.reply("Where did we move?", conversation="s2", participants=["ana"], now=NOW)
+    assistant.reply(
+        "Which river did you mention?", conversation="s3", participants=["ana"], now=NOW
+    )
     assistant.close()
     message = llm.calls[1].messages[-1].content
     assert "ana: We moved to Porto!" in message  # what ana said is a note
-    assert "Douro" not in message
     assert message.endswith("\n\nana: Where did we move?")  # named, as turns are
+    asked = llm.calls[2].messages[-1].content
+    assert "- assistant (you): Porto is a lovely city by the Douro river." in asked
+    assert "- assistant: " not in asked
+    assert not any(f.value == "Douro" for f in memory.profile("ana").facts)
+
+
+def test_people_come_before_the_assistants_replies(memory: Memory) -> None:
+    def item(number: int, speaker: str, score: float) -> RecallItem:
+        return RecallItem(
+            number, Kind.EPISODE, f"line {number}", score, speaker, "c", NOW, NOW, (number,)
+        )
+
+    recall = Recall(
+        "q", (item(1, "assistant", 0.9), item(2, "ana", 0.8), item(3, "assistant", 0.7),
+              item(4, "assistant", 0.65), item(5, "bo", 0.6)), NOW
+    )  # fmt: skip
+    notes = Assistant(memory, None, max_items=4).notes(recall, ())
+    assert [(i.id, i.speaker) for i in notes.items] == [
+        (2, "ana"), (5, "bo"), (1, "assistant (you)"), (3, "assistant (you)")
+    ]  # fmt: skip
+    assert [i.id for i in Assistant(memory, None, max_items=2).notes(recall, ()).items] == [2, 5]
 
 
 def test_without_notes_the_message_goes_alone(memory: Memory) -> None:

@@ -7,7 +7,7 @@ import re
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -119,6 +119,21 @@ def profile_item(fact: Fact) -> RecallItem:
     )
 
 
+def _unstated(item: RecallItem, stated: Sequence[set[str]]) -> RecallItem | None:
+    """The item without its sentences whose every term one of the `stated` facts holds;
+    None when nothing else is left."""
+    if not stated:
+        return item
+    parts = rules.sentences(item.text)
+    kept = [p for p in parts if not any(set(terms(p)) <= fact for fact in stated)]
+    if not kept:
+        return None
+    if len(kept) == len(parts):
+        return item
+    text = " ".join(kept)
+    return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))
+
+
 def extractive_reply(recall: Recall, limit: int = 3) -> str:
     """Without a model: the best recalled items, said plainly."""
     if not recall.items:
@@ -143,6 +158,7 @@ class Assistant:
         name: str = "assistant",
         budget_words: int = 200,
         max_items: int = 6,
+        own_replies: int = 2,
         relevance: float = 0.5,
         profile_facts: int = 8,
         working_turns: int = 6,
@@ -154,6 +170,7 @@ class Assistant:
         self.memory, self.llm, self.name = memory, llm, validate.name(name, "name")
         self.budget_words, self.working_turns = budget_words, working_turns
         self.max_items, self.relevance, self.profile_facts = max_items, relevance, profile_facts
+        self.own_replies = own_replies
         self.temperature, self.use_tools, self.small_model = temperature, use_tools, small_model
         self.max_tokens = max_tokens or (48 if small_model else 200)
         # one thread, so the writes and the prefills after them run in order
@@ -245,22 +262,22 @@ class Assistant:
 
     def notes(self, recall: Recall, profile: Sequence[RecallItem]) -> Recall:
         """What goes next to the message: the recalled facts the profile lacks, then the
-        recalled messages that score at least `relevance` of the best one and are not the
-        source of a fact in the prompt (a short prompt is a fast and a less confusing one).
-        For a small model, every recalled fact and every source stays. The assistant's own
-        past replies stay out: they say nothing about anyone, and a model shown its own
-        lines as notes tends to answer in their shape (the recent ones are its turns)."""
+        recalled messages that score at least `relevance` of the best one, each without the
+        sentences a fact in the prompt already states (never a whole message for one fact
+        it holds: the rest of it may be what the question needs). The assistant's own past
+        replies come after what people said, marked as its own words, at most
+        `own_replies` of them: they are the conversation, not evidence about anyone. For a
+        small model every recalled fact stays, and every message whole."""
         given = set() if self.small_model else {i.id for i in profile}
         facts = [i for i in recall.items if i.kind is Kind.FACT and i.id not in given]
-        stated = set() if self.small_model else {s for i in (*profile, *facts) for s in i.sources}
+        stated = [] if self.small_model else [set(terms(i.text)) for i in (*profile, *facts)]
         others = [i for i in recall.items if i.kind is not Kind.FACT]
         best = max((i.score for i in others), default=0.0)
-        kept = [
-            i
-            for i in others
-            if i.score >= self.relevance * best and i.id not in stated and i.speaker != self.name
-        ]
-        return Recall(recall.query, tuple(facts + kept[: self.max_items]), recall.now)
+        relevant = [i for i in others if i.score >= self.relevance * best]
+        said = [u for i in relevant if i.speaker != self.name and (u := _unstated(i, stated))]
+        own = [replace(i, speaker=f"{self.name} (you)") for i in relevant if i.speaker == self.name]
+        kept = said[: self.max_items] + own[: min(self.own_replies, self.max_items - len(said))]
+        return Recall(recall.query, tuple(facts + kept), recall.now)
 
     def prepare(
         self, conversation: str, participants: Sequence[str], speaker: str | None = None

@@ -1,11 +1,13 @@
-"""Passages: a recalled message longer than its share of the budget is cut to the sentences
-that match the question, so a fact in the middle of a long message is recalled, not
-skipped. The passage is made from the message's current text when it is recalled, so it
-is never a second copy to keep private or to forget."""
+"""What a recalled message shows. A message longer than its share of the budget is cut to
+the sentences that match the question, so a fact in the middle of a long message is
+recalled, not skipped; a shorter one loses the sentences that state nothing. Both are
+made from the message's current text when it is recalled, so a passage is never a second
+copy to keep private or to forget."""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -83,3 +85,31 @@ def _joined(parts: Sequence[str], chosen: Sequence[int]) -> str:
         pieces.append(f"… {parts[index]}" if gap else parts[index])
     tail = "" if chosen[-1] == len(parts) - 1 else " …"
     return " ".join(pieces) + tail
+
+
+def low_content(text: str) -> bool:
+    """A turn that states next to nothing ("Wow!", "lol", "👍", "How about you?"): fewer
+    than two distinct terms."""
+    return len(set(terms(text))) < 2
+
+
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\s+(?=\[)")  # an image caption "[...]" counts as one
+
+
+def trimmed(item: RecallItem, min_terms: int) -> RecallItem:
+    """The turn without its sentences that state nothing: fewer than `min_terms` distinct
+    terms, or a question back. A turn with nothing else is kept whole."""
+    sentences = [s for s in _SENTENCE.split(item.text) if s.strip()]
+    if min_terms <= 0 or len(sentences) < 2:
+        return item
+    kept = [
+        i
+        for i, sentence in enumerate(sentences)
+        if sentence.startswith("[")
+        or (len(set(terms(sentence))) >= min_terms and not sentence.endswith("?"))
+    ]
+    if not kept or len(kept) == len(sentences):
+        return item
+    parts = [sentences[i] if i == 0 or i - 1 in kept else f"… {sentences[i]}" for i in kept]
+    text = " ".join(parts) + ("" if kept[-1] == len(sentences) - 1 else " …")
+    return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
@@ -17,7 +17,7 @@ from kuzya import dates, entities, passages
 from kuzya.dates import Span
 from kuzya.embed.base import Embedder, normalise
 from kuzya.facts.view import FactView
-from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem
+from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem, is_assistant
 from kuzya.passages import item_cap
 from kuzya.store.base import Hit, Store
 from kuzya.text import terms as index_terms
@@ -42,7 +42,13 @@ class RecallSettings:
     window_k: int = 50  # candidates from the time window a query names ("last week")
     window_weight: float = 0.5
     window_boost: float = 0.3  # any candidate inside the window the query names
+    outside_window_weight: float = 0.5  # and those outside it rank lower
+    latest_boost: float = 0.5  # "last", "latest", "most recent": the newest, up to this much
     when_boost: float = 0.25  # "when did ...?": candidates that mention a date or time
+    assistant_weight: float = 0.5  # the assistant's own replies rank below what people said
+    # Turns that state next to nothing ("Wow!", "lol", "👍", "How about you?") rank below
+    # content when the query asks about something.
+    low_content_weight: float = 0.5
     graph_k: int = 50  # candidates from spreading activation over the entity graph
     graph_weight: float = 0.4
     graph_seeds: int = 3  # best candidates whose entities seed the activation
@@ -77,11 +83,20 @@ class Query:
     entity_keys: tuple[str, ...]  # entities the query names, or its context refers to
     window: Span | None  # the time the query is about ("last week", "в июне")
     asks_when: bool  # the query asks for a time ("when did ...?", "когда ...?")
+    latest: bool  # the query asks for the newest ("when was Mika last here?")
 
 
 _WHEN = re.compile(
     r"^\s*(when|what (date|day|year|month|time)|how long ago|since when)\b|"
     r"^\s*(когда|в каком (году|месяце)|какого числа|как давно)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+# Questions about the newest of many (a named period such as "last week" aside).
+_LATEST = re.compile(
+    r"\b(latest|most recent\w*|newest|recently|lately|last)\b|"
+    r"(?<!\w)(последн\w*|недавн\w*|в прошлый раз)(?!\w)",
     re.IGNORECASE,
 )
 
@@ -102,8 +117,7 @@ _OVERVIEW = re.compile(
 )
 
 
-def _window(text: str, now: datetime) -> Span | None:
-    spans = dates.find(text, now)
+def _window(spans: Sequence[Span]) -> Span | None:
     if not spans:
         return None
     return Span(
@@ -111,6 +125,12 @@ def _window(text: str, now: datetime) -> Span | None:
         min(s.start for s in spans),
         max(s.end for s in spans),
     )
+
+
+def _asks_latest(text: str, spans: Sequence[Span]) -> bool:
+    for span in spans:
+        text = text.replace(span.phrase, " ")
+    return _LATEST.search(text) is not None
 
 
 def _unnamed(text: str, present: Sequence[str]) -> str:
@@ -146,6 +166,7 @@ def analyse(
         for turn in recent:
             all_terms.extend(index_terms(_unnamed(turn.content, present)))
             keys.extend(m.key for m in entities.mentions(turn.content, known))
+    spans = dates.find(text, now)
     return Query(
         text,
         tuple(all_terms),
@@ -153,8 +174,9 @@ def analyse(
         unnamed != text,
         frozenset(words),
         tuple(dict.fromkeys(keys)),
-        _window(text, now),
+        _window(spans),
         _WHEN.search(text) is not None,
+        _asks_latest(text, spans),
     )
 
 
@@ -261,8 +283,7 @@ def run(
         scores.setdefault(turn.id, 0.0)
     vectors = store.vector_of(namespace, list(episodes)) if settings.neighbour_gate > 0 else {}
     scores = _with_neighbours(scores, episodes, vectors, settings)
-    for item, episode in episodes.items():
-        scores[item] += _boost(episode, query, settings)
+    _rank_by_time_and_content(scores, episodes, query, settings)
     about_past = _PAST.search(query_text) is not None
     hidden = {turn.id for turn in working}
     if not about_past:  # what a newer statement replaced is left out
@@ -279,7 +300,7 @@ def run(
         """A long message cut to the passage that matches; others without small talk."""
         if cap is not None and item.words > cap:
             return passages.cut(item, query.terms, query.vector, embedder, cap)
-        return _trimmed(item, settings.sentence_terms)
+        return passages.trimmed(item, settings.sentence_terms)
 
     chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words,
                    settings, shortened)  # fmt: skip
@@ -383,20 +404,37 @@ def _add_graph(
             scores[item] = scores.get(item, 0.0) + settings.graph_weight * score / strongest
 
 
-def _boost(episode: Episode, query: Query, settings: RecallSettings) -> float:
-    """Signals beyond similarity: who speaks, when it happened, whether it names a time."""
-    boost = 0.0
-    if episode.speaker.lower() in query.names:
-        boost += settings.speaker_boost
+def _rank_by_time_and_content(
+    scores: dict[int, float], episodes: dict[int, Episode], query: Query, settings: RecallSettings
+) -> None:
+    """Signals beyond similarity: who speaks, whether it happened in the period the query
+    names, whether it names a time, how new it is when the newest is asked for, and
+    whether it says anything at all (small talk and the assistant's own replies rank
+    below what people said)."""
+    asks_about = bool(index_terms(query.text))
+    said = [e.said_at.timestamp() for e in episodes.values()]
+    oldest, span = min(said, default=0.0), (max(said, default=0.0) - min(said, default=0.0))
     window = query.window
-    if window is not None and (
-        window.start <= episode.said_at < window.end
-        or any(e.start < window.end and window.start < e.end for e in episode.events)
-    ):
-        boost += settings.window_boost
-    if query.asks_when and episode.events:
-        boost += settings.when_boost
-    return boost
+    for item, episode in episodes.items():
+        score = scores[item]
+        if episode.speaker.lower() in query.names:
+            score += settings.speaker_boost
+        if query.asks_when and episode.events:
+            score += settings.when_boost
+        if window is not None:
+            inside = window.start <= episode.said_at < window.end or any(
+                e.start < window.end and window.start < e.end for e in episode.events
+            )
+            score = (
+                score + settings.window_boost if inside else score * settings.outside_window_weight
+            )
+        if query.latest and span > 0:
+            score += settings.latest_boost * (episode.said_at.timestamp() - oldest) / span
+        if is_assistant(episode):
+            score *= settings.assistant_weight
+        if asks_about and passages.low_content(episode.content):
+            score *= settings.low_content_weight
+        scores[item] = score
 
 
 def _item(episode: Episode, score: float) -> RecallItem:
@@ -412,28 +450,6 @@ def _item(episode: Episode, score: float) -> RecallItem:
         sources=(episode.id,),
         events=episode.events,
     )
-
-
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\s+(?=\[)")  # an image caption "[...]" counts as one
-
-
-def _trimmed(item: RecallItem, min_terms: int) -> RecallItem:
-    """The turn without its sentences that state nothing: fewer than `min_terms` distinct
-    terms, or a question back. A turn with nothing else is kept whole."""
-    sentences = [s for s in _SENTENCE.split(item.text) if s.strip()]
-    if min_terms <= 0 or len(sentences) < 2:
-        return item
-    kept = [
-        i
-        for i, sentence in enumerate(sentences)
-        if sentence.startswith("[")
-        or (len(set(index_terms(sentence))) >= min_terms and not sentence.endswith("?"))
-    ]
-    if not kept or len(kept) == len(sentences):
-        return item
-    parts = [sentences[i] if i == 0 or i - 1 in kept else f"… {sentences[i]}" for i in kept]
-    text = " ".join(parts) + ("" if kept[-1] == len(sentences) - 1 else " …")
-    return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))
 
 
 def _pack(

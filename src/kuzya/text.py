@@ -27,7 +27,7 @@ _EN_STOP = frozenset(
     we're we've were weren't what what's when when's where where's which while who who's
     whom why why's will with won't would wouldn't you you'd you'll you're you've your yours
         yourself yourselves also just really yeah oh hey hi hello ok okay so get got gonna
-    wanna""".split()
+    wanna lol wow haha hahaha omg yay thanks thank""".split()
 )
 
 _RU_STOP = frozenset(
@@ -39,7 +39,7 @@ _RU_STOP = frozenset(
     чтобы нее сейчас были куда зачем всех никогда можно при наконец два об другой хоть после
     над больше тот через эти нас про всего них какая много разве три эту моя впрочем хорошо
     свою этой перед иногда лучше чуть том нельзя такой им более всегда конечно всю между это
-    мои мою""".split()
+    мои мою спасибо ладно окей ок ого ух ха хаха""".split()
 )
 
 STOP_WORDS = _EN_STOP | _RU_STOP

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from kuzya.memory import Memory
 from kuzya.model import Kind, RecallItem
-from kuzya.recall import _trimmed, _unnamed
+from kuzya.passages import low_content, trimmed
+from kuzya.recall import _unnamed
 
 T0 = datetime(2024, 2, 1, 9, tzinfo=UTC)
 
@@ -36,14 +38,40 @@ def test_a_turn_keeps_what_it_states() -> None:
         "Wow! I made a dairy-free chocolate tart yesterday. How about you? "
         "[shared image: a photo of a tart]"
     )
-    trimmed = _trimmed(item, 2)
-    assert trimmed.text == (
+    cut = trimmed(item, 2)
+    assert cut.text == (
         "… I made a dairy-free chocolate tart yesterday. … [shared image: a photo of a tart]"
     )
-    assert trimmed.sources == item.sources
+    assert cut.sources == item.sources
 
 
 def test_a_turn_with_nothing_to_cut_stays_whole() -> None:
     for text in ("Wow! See you soon?", "I moved to Lisbon in May. The flat is small."):
-        assert _trimmed(_turn(text), 2).text == text
-    assert _trimmed(_turn("Wow! Cool."), 0).text == "Wow! Cool."
+        assert trimmed(_turn(text), 2).text == text
+    assert trimmed(_turn("Wow! Cool."), 0).text == "Wow! Cool."
+
+
+def test_small_talk_ranks_below_content(memory: Memory) -> None:
+    said = [
+        "Wow!",
+        "lol",
+        "👍",
+        "How about you?",
+        "Ха-ха, класс!",
+        "Thanks, Jun!",
+        "My landlord is raising the rent in May.",
+        "Мой арендодатель поднимает аренду с мая.",
+    ]
+    for number, text in enumerate(said):
+        memory.remember(text, speaker="ana", conversation="c", time=T0.replace(day=number + 1))
+    for question in ("What did I say about my landlord?", "Что там с арендой?"):
+        found = memory.recall(question, participants=["ana"], speaker="ana", limit=3)
+        assert "rent" in found.items[0].text or "аренд" in found.items[0].text
+        assert all(not low_content(item.text) for item in found.items[:2])
+
+
+def test_low_content_turns() -> None:
+    for text in ("Wow!", "lol", "👍", "How about you?", "Thanks, Jun!", "Спасибо!", "А ты?"):
+        assert low_content(text), text
+    for text in ("I moved to Lisbon in May.", "Where did Mika move in May?", "Я переехал в Тверь."):
+        assert not low_content(text), text

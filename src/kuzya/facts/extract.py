@@ -15,7 +15,7 @@ from kuzya.facts.claims import Found
 from kuzya.facts.schema import ATTRIBUTES, Claim, Forget
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.llm.structured import structured
-from kuzya.model import Episode
+from kuzya.model import Episode, is_assistant
 from kuzya.text import terms
 
 CHUNK = 60  # messages per LLM call (about 2,000 tokens of a conversation)
@@ -69,6 +69,7 @@ def rule_claims(episodes: Sequence[Episode]) -> list[Found]:
     return [
         Found(episode, claim, "rules")
         for episode in episodes
+        if not is_assistant(episode)  # its replies state nothing about anyone
         for claim in rules.claims(episode.text, episode.speaker)
     ]
 

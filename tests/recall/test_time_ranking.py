@@ -1,0 +1,76 @@
+"""A question that names a period ranks what happened in it first; "last", "latest" and
+"most recent" prefer the newest; "yesterday" and "last week" count from the question's now."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from kuzya import dates
+from kuzya.memory import Memory
+from kuzya.recall import _asks_latest
+
+SAID = [
+    ("2026-03-03T12:00", "I went to the dentist and had a filling."),
+    ("2026-03-10T19:00", "We had pizza at Luigi's with the kids."),
+    ("2026-03-20T10:00", "I did a long hike up Mount Tam."),
+    ("2026-04-01T18:00", "Mika came over for dinner, we made dumplings."),
+    ("2026-04-14T09:00", "I went climbing at the gym with Sam."),
+    ("2026-04-16T20:00", "I finished reading Piranesi."),
+    ("2026-04-18T13:00", "Mika came over again and we watched a film."),
+    ("2026-04-20T19:30", "I ate pizza from the place downstairs."),
+    ("2026-04-21T08:00", "Coffee and a croissant this morning."),
+]
+NOW = "2026-04-21T12:00"
+
+
+@pytest.fixture
+def diary(memory: Memory) -> Memory:
+    for time, text in SAID:
+        memory.remember(text, speaker="ana", conversation=f"c{time[:10]}", time=time)
+    return memory
+
+
+def _top(memory: Memory, question: str, count: int) -> list[str]:
+    found = memory.recall(question, participants=["ana"], speaker="ana", now=NOW, limit=count)
+    return [item.said_at.date().isoformat() for item in found.items]
+
+
+@pytest.mark.parametrize(
+    ("question", "count", "days"),
+    [
+        ("What did I do last week?", 3, {"2026-04-14", "2026-04-16", "2026-04-18"}),
+        ("What did I eat yesterday?", 1, {"2026-04-20"}),
+        ("Что я ела вчера?", 1, {"2026-04-20"}),
+        ("What did I do in March?", 3, {"2026-03-03", "2026-03-10", "2026-03-20"}),
+        ("Что я делала в прошлый четверг?", 1, {"2026-04-16"}),
+        ("When was Mika last here?", 1, {"2026-04-18"}),
+        ("What was the most recent film I watched?", 1, {"2026-04-18"}),
+        ("Когда Мика приходила в последний раз?", 1, {"2026-04-18"}),
+    ],
+)
+def test_the_period_asked_about_comes_first(
+    diary: Memory, question: str, count: int, days: set[str]
+) -> None:
+    assert set(_top(diary, question, count)) == days
+
+
+def test_the_newest_wins_when_the_latest_is_asked(memory: Memory) -> None:
+    for time, place in [("2026-01-05", "Porto"), ("2026-02-09", "Lyon"), ("2026-04-02", "Oslo")]:
+        memory.remember(f"Mika visited me, we went to a bar in {place}.", speaker="ana", time=time)
+    found = memory.recall("Where did Mika and I go most recently?", participants=["ana"], now=NOW)
+    assert "Oslo" in found.items[0].text
+
+
+def test_a_named_period_is_not_a_request_for_the_latest() -> None:
+    now = datetime(2026, 4, 21, 12)
+    for text, latest in [
+        ("What did I do last week?", False),
+        ("Что я делала на прошлой неделе?", False),
+        ("When was Mika last here?", True),
+        ("What's the latest on the move?", True),
+        ("Что я ела в последний раз в кафе?", True),
+        ("What did I eat last Thursday?", False),
+    ]:
+        assert _asks_latest(text, dates.find(text, now)) is latest, text
