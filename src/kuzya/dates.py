@@ -183,6 +183,18 @@ _FUTURE = re.compile(
 )
 
 
+# A sentence in the past tense; a bare weekday in a sentence that is not ("concert on
+# Friday!", "в пятницу концерт") is the coming one.
+_PAST_TENSE = re.compile(
+    r"(?<!\w)(was|were|had|did|went|saw|got|came|made|took|met|ate|said|told|left|swam|ran|"
+    r"drove|flew|bought|brought|caught|felt|found|gave|heard|kept|lost|paid|sat|sent|"
+    r"slept|spent|spoke|stood|thought|won|wrote|woke|sang|began|became|fell|forgot|knew|"
+    r"rode|sold|taught|threw|wore|"
+    r"\w{3,}ed|\w{2,}(?:л|ла|ло|ли|лся|лась|лось|лись))(?!\w)",
+    re.IGNORECASE,
+)
+
+
 _RU_WHICH = {"прошл": "last", "эт": "this", "след": "next"}
 
 
@@ -194,7 +206,7 @@ def _ru_which(word: str | None) -> str:
 
 
 def _resolve(
-    kind: str, groups: tuple[str | None, ...], anchor: datetime, future: bool
+    kind: str, groups: tuple[str | None, ...], anchor: datetime, future: bool, past: bool
 ) -> Span | None:
     tz = anchor.tzinfo
     g = [x.lower() if x else None for x in groups]
@@ -214,11 +226,11 @@ def _resolve(
     if kind == "ru-weekend":
         return _weekend(anchor, {"прошлые": -1, "эти": 0}.get(g[0] or "", 1))
     if kind == "weekday":
-        which = g[0] if g[0] != "on" else ("next" if future else "last")
+        which = g[0] if g[0] != "on" else ("next" if future or not past else "last")
         return _weekday(anchor, _EN_WEEKDAYS.index(g[1] or ""), which or "last")
     if kind == "ru-weekday":
         index = next(i for i, stem in enumerate(_RU_WEEKDAYS) if (g[1] or "").startswith(stem))
-        which = _ru_which(g[0]) if g[0] else ("next" if future else "last")
+        which = _ru_which(g[0]) if g[0] else ("next" if future or not past else "last")
         return _weekday(anchor, index, which)
     try:
         if kind == "iso":
@@ -254,11 +266,12 @@ def find(text: str, anchor: datetime) -> list[Span]:
     found: list[tuple[int, Span]] = []
     taken: list[tuple[int, int]] = []
     future = _FUTURE.search(text) is not None
+    past = _PAST_TENSE.search(text) is not None
     for pattern, kind in _RULES:
         for match in pattern.finditer(text):
             if any(match.start() < end and start < match.end() for start, end in taken):
                 continue
-            span = _resolve(kind, match.groups(), anchor, future)
+            span = _resolve(kind, match.groups(), anchor, future, past)
             if span is not None:
                 taken.append((match.start(), match.end()))
                 found.append((match.start(), Span(match.group(0).strip(), span.start, span.end)))

@@ -23,6 +23,9 @@ CASES = [
     ("last Monday was rough", "last Monday", "1 May 2023"),
     ("on Friday I swam", "on Friday", "5 May 2023"),
     ("I will call her on Friday", "on Friday", "12 May 2023"),
+    ("Concert on Friday!", "on Friday", "12 May 2023"),  # no past tense: the coming one
+    ("I'm seeing Mika on Friday", "on Friday", "12 May 2023"),
+    ("we watched a film on Friday", "on Friday", "5 May 2023"),
     ("next Tuesday is the party", "next Tuesday", "9 May 2023"),
     ("two weeks ago I painted a sunrise", "two weeks ago", "24 April 2023"),
     ("3 days ago my cat was sick", "3 days ago", "5 May 2023"),
@@ -51,6 +54,8 @@ CASES = [
     ("в прошлое воскресенье я спал", "в прошлое воскресенье", "7 May 2023"),
     ("в субботу я ходил в кино", "в субботу", "6 May 2023"),
     ("в субботу буду дома", "в субботу", "13 May 2023"),
+    ("в пятницу концерт!", "в пятницу", "12 May 2023"),
+    ("в пятницу был концерт", "в пятницу", "5 May 2023"),
     ("три дня назад кот заболел", "три дня назад", "5 May 2023"),
     ("две недели назад я рисовала", "две недели назад", "24 April 2023"),
     ("пару месяцев назад мы переехали", "пару месяцев назад", "8 March 2023"),
