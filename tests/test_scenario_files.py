@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kuzya.scenarios import files, load
+from kuzya.memory import Memory
+from kuzya.model import is_assistant
+from kuzya.scenarios import Runner, files, load
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 PATHS = files([SCENARIOS])
@@ -52,7 +54,7 @@ def test_sessions_and_probes_are_consistent(path: Path) -> None:
         times[session.id] = when
         assert session.messages
         for message in session.messages:
-            assert message.speaker in session.participants
+            assert message.speaker in session.participants or message.role == "assistant"
             assert message.text.strip()
     for probe in scenario.probes:
         assert probe.after in times, (
@@ -68,3 +70,17 @@ def test_sessions_and_probes_are_consistent(path: Path) -> None:
             assert probe.strict_recall, (
                 f"probe {probe.question!r} only forbids text but is not strict"
             )
+
+
+def test_the_assistants_replies_are_replayed_as_its_words(tmp_path: Path, use_embedder) -> None:
+    scenario = load(SCENARIOS / "mistakes-en-wife-pilot.json")
+    runner = Runner(use_embedder, tmp_path)
+    results = runner.run(scenario)
+    assert len(results) == len(scenario.probes)
+    with Memory.open(tmp_path / f"{scenario.name}-0.db", namespace=scenario.name,
+                     embedder=use_embedder) as memory:  # fmt: skip
+        replies = [e for e in memory.store.episodes_after(memory.namespace, 0, 100)
+                   if e.speaker == "assistant"]  # fmt: skip
+        assert len(replies) == 4 and all(is_assistant(e) for e in replies)
+        values = " ".join(f.value for f in memory.profile("ana").facts).lower()
+        assert "teacher" not in values and "pizza" not in values

@@ -23,7 +23,8 @@ from kuzya.text import terms
 SYSTEM = (
     "You are {name}, a helpful assistant with long-term memory. Messages come with notes "
     "from your memory: use them when they help (newer replace older), never invent "
-    "memories, be brief."
+    "memories, be brief. Notes marked (you) are your own earlier replies and may be "
+    "wrong: what people said wins."
 )
 
 TOOLS = (

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -34,6 +34,7 @@ class _Record(BaseModel):
 class ScenarioMessage(_Record):
     speaker: str
     text: str
+    role: Literal["person", "assistant"] = "person"  # "assistant": the assistant's reply
 
 
 class Session(_Record):
@@ -130,6 +131,7 @@ def _replay(memory: Memory, session: Session) -> None:
             "conversation": session.id,
             "participants": session.participants,
             "time": start + i * MESSAGE_SPACING,
+            "metadata": {"role": "assistant"} if m.role == "assistant" else {},
         }
         for i, m in enumerate(session.messages)
     )
