@@ -183,8 +183,9 @@ _FUTURE = re.compile(
 )
 
 
-# A sentence in the past tense; a bare weekday in a sentence that is not ("concert on
-# Friday!", "в пятницу концерт") is the coming one.
+# A sentence in the past tense; a day or month named alone in a sentence that is not
+# ("concert on Friday!", "в пятницу концерт", "a trip to Portugal in September") is the
+# coming one.
 _PAST_TENSE = re.compile(
     r"(?<!\w)(was|were|had|did|went|saw|got|came|made|took|met|ate|said|told|left|swam|ran|"
     r"drove|flew|bought|brought|caught|felt|found|gave|heard|kept|lost|paid|sat|sent|"
@@ -206,7 +207,7 @@ def _ru_which(word: str | None) -> str:
 
 
 def _resolve(
-    kind: str, groups: tuple[str | None, ...], anchor: datetime, future: bool, past: bool
+    kind: str, groups: tuple[str | None, ...], anchor: datetime, future: bool
 ) -> Span | None:
     tz = anchor.tzinfo
     g = [x.lower() if x else None for x in groups]
@@ -226,11 +227,11 @@ def _resolve(
     if kind == "ru-weekend":
         return _weekend(anchor, {"прошлые": -1, "эти": 0}.get(g[0] or "", 1))
     if kind == "weekday":
-        which = g[0] if g[0] != "on" else ("next" if future or not past else "last")
+        which = g[0] if g[0] != "on" else ("next" if future else "last")
         return _weekday(anchor, _EN_WEEKDAYS.index(g[1] or ""), which or "last")
     if kind == "ru-weekday":
         index = next(i for i, stem in enumerate(_RU_WEEKDAYS) if (g[1] or "").startswith(stem))
-        which = _ru_which(g[0]) if g[0] else ("next" if future or not past else "last")
+        which = _ru_which(g[0]) if g[0] else ("next" if future else "last")
         return _weekday(anchor, index, which)
     try:
         if kind == "iso":
@@ -265,13 +266,13 @@ def find(text: str, anchor: datetime) -> list[Span]:
     """Time expressions in `text`, resolved against `anchor` (the time it was said)."""
     found: list[tuple[int, Span]] = []
     taken: list[tuple[int, int]] = []
-    future = _FUTURE.search(text) is not None
-    past = _PAST_TENSE.search(text) is not None
+    # a day or month named alone is the coming one unless the sentence speaks of the past
+    future = _FUTURE.search(text) is not None or _PAST_TENSE.search(text) is None
     for pattern, kind in _RULES:
         for match in pattern.finditer(text):
             if any(match.start() < end and start < match.end() for start, end in taken):
                 continue
-            span = _resolve(kind, match.groups(), anchor, future, past)
+            span = _resolve(kind, match.groups(), anchor, future)
             if span is not None:
                 taken.append((match.start(), match.end()))
                 found.append((match.start(), Span(match.group(0).strip(), span.start, span.end)))

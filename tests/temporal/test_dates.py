@@ -24,6 +24,8 @@ CASES = [
     ("on Friday I swam", "on Friday", "5 May 2023"),
     ("I will call her on Friday", "on Friday", "12 May 2023"),
     ("Concert on Friday!", "on Friday", "12 May 2023"),  # no past tense: the coming one
+    ("We're planning a trip to Portugal in September", "in September", "September 2023"),
+    ("We went to Portugal in September", "in September", "September 2022"),
     ("I'm seeing Mika on Friday", "on Friday", "12 May 2023"),
     ("we watched a film on Friday", "on Friday", "5 May 2023"),
     ("next Tuesday is the party", "next Tuesday", "9 May 2023"),
