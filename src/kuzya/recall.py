@@ -42,7 +42,7 @@ class RecallSettings:
     window_k: int = 50  # candidates from the time window a query names ("last week")
     window_weight: float = 0.5
     window_boost: float = 0.3  # any candidate inside the window the query names
-    outside_window_weight: float = 0.5  # and those outside it rank lower
+    outside_window_weight: float = 0.5  # those outside it, when the period is all it asks
     latest_boost: float = 0.5  # "last", "latest", "most recent": the newest, up to this much
     when_boost: float = 0.25  # "when did ...?": candidates that mention a date or time
     assistant_weight: float = 0.5  # the assistant's own replies rank below what people said
@@ -84,6 +84,7 @@ class Query:
     window: Span | None  # the time the query is about ("last week", "в июне")
     asks_when: bool  # the query asks for a time ("when did ...?", "когда ...?")
     latest: bool  # the query asks for the newest ("when was Mika last here?")
+    period_only: bool  # the period is all it asks about ("what did I do last week?")
 
 
 _WHEN = re.compile(
@@ -127,10 +128,14 @@ def _window(spans: Sequence[Span]) -> Span | None:
     )
 
 
-def _asks_latest(text: str, spans: Sequence[Span]) -> bool:
+def _without(text: str, spans: Sequence[Span]) -> str:
     for span in spans:
         text = text.replace(span.phrase, " ")
-    return _LATEST.search(text) is not None
+    return text
+
+
+def _asks_latest(text: str, spans: Sequence[Span]) -> bool:
+    return _LATEST.search(_without(text, spans)) is not None
 
 
 def _unnamed(text: str, present: Sequence[str]) -> str:
@@ -177,6 +182,7 @@ def analyse(
         _window(spans),
         _WHEN.search(text) is not None,
         _asks_latest(text, spans),
+        bool(spans) and len(set(index_terms(_without(unnamed, spans)))) <= 1,
     )
 
 

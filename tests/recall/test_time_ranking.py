@@ -9,7 +9,7 @@ import pytest
 
 from kuzya import dates
 from kuzya.memory import Memory
-from kuzya.recall import _asks_latest
+from kuzya.recall import _asks_latest, analyse
 
 SAID = [
     ("2026-03-03T12:00", "I went to the dentist and had a filling."),
@@ -74,3 +74,15 @@ def test_a_named_period_is_not_a_request_for_the_latest() -> None:
         ("What did I eat last Thursday?", False),
     ]:
         assert _asks_latest(text, dates.find(text, now)) is latest, text
+
+
+def test_only_a_question_about_the_period_alone_pushes_the_rest_down(use_embedder) -> None:
+    now = datetime(2026, 4, 21, 12)
+    for text, alone in [
+        ("What did I do last week?", True),
+        ("Что я делала на прошлой неделе?", True),
+        ("What happened yesterday?", True),
+        ("Which city am I flying to in March?", False),
+        ("Where did I have dinner with Leo last week?", False),
+    ]:
+        assert analyse(text, use_embedder, [], now, {}, ["ana"]).period_only is alone, text
