@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from kuzya.memory import Memory
 from kuzya.model import Kind, RecallItem
 from kuzya.passages import low_content, trimmed
-from kuzya.recall import _unnamed
+from kuzya.query import without_names
 
 T0 = datetime(2024, 2, 1, 9, tzinfo=UTC)
 
@@ -27,10 +27,13 @@ def _turn(text: str) -> RecallItem:
 
 
 def test_names_of_those_present_leave_the_query() -> None:
-    assert _unnamed("What recipes has Joanna made?", ["Joanna", "Nate"]) == "What recipes has made?"
-    assert _unnamed("Where is Nate's dog?", ["joanna", "nate"]) == "Where is dog?"
-    assert _unnamed("Does Natelie know?", ["Nate"]) == "Does Natelie know?"
-    assert _unnamed("Nate?", ["Nate"]) == "Nate?"  # nothing else to ask with
+    assert (
+        without_names("What recipes has Joanna made?", ["Joanna", "Nate"])
+        == "What recipes has made?"
+    )
+    assert without_names("Where is Nate's dog?", ["joanna", "nate"]) == "Where is dog?"
+    assert without_names("Does Natelie know?", ["Nate"]) == "Does Natelie know?"
+    assert without_names("Nate?", ["Nate"]) == "Nate?"  # nothing else to ask with
 
 
 def test_a_turn_keeps_what_it_states() -> None:
