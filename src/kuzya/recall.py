@@ -13,7 +13,7 @@ from datetime import datetime
 
 import numpy as np
 
-from kuzya import passages
+from kuzya import entities, passages
 from kuzya.embed.base import Embedder
 from kuzya.facts.view import FactView
 from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem, is_assistant
@@ -61,6 +61,7 @@ class RecallSettings:
     working_turns: int = 6  # working-memory window of the conversation
     fact_k: int = 5  # facts put before the episodes, at most
     fact_cosine: float = 0.35  # a fact this similar to the query is relevant
+    linked_fact_k: int = 2  # facts about people the best memories name, at most
     diary_k: int = 2  # diary entries for overview questions ("what did we talk about?")
 
 
@@ -177,7 +178,9 @@ def run(
         hidden |= facts.superseded
     ranked = sorted((item for item in scores if item not in hidden), key=lambda i: (-scores[i], i))
     asker = speaker or (participants[0] if len(participants) == 1 else None)
-    first = _facts(facts, embedder, query, asker, about_past, settings)
+    named = {m.key for i in ranked[: settings.graph_seeds]
+             for m in entities.mentions(episodes[i].content, known)}  # fmt: skip
+    first = _facts(facts, embedder, query, asker, about_past, named, settings)
     if query.overview:
         first += _diary(store, namespace, query, participants, settings)
 
@@ -200,16 +203,28 @@ def _facts(
     query: Query,
     asker: str | None,
     about_past: bool,
+    named: set[str],
     settings: RecallSettings,
 ) -> list[RecallItem]:
-    """Facts similar to the query: current ones, or every one for a question about the past.
+    """Facts similar to the query (current ones, or every one for a question about the
+    past), then the most similar facts about the others whom the best memories name (one
+    hop: "which city am I flying to?" → "visiting my brother" → "Leo lives in Oslo").
     Facts are about someone, so they are compared with the query as asked, names and all
     (embedded only when there are facts to compare)."""
     if not facts.select(current_only=not about_past):
         return []
     vector = embedder.embed([query.text])[0] if query.named else query.vector
-    hits = facts.search(vector, settings.fact_k, current_only=not about_past, asker=asker)
-    return [_fact_item(fact, score) for fact, score in hits if score >= settings.fact_cosine]
+    ranked = facts.search(vector, len(facts.facts), current_only=not about_past, asker=asker)
+    similar = [
+        (f, score) for f, score in ranked[: settings.fact_k] if score >= settings.fact_cosine
+    ]
+    taken = {f.id for f, _ in similar}
+    linked = [
+        (f, score)
+        for f, score in ranked
+        if f.id not in taken and f.subject != asker and entities.key(f.subject) in named
+    ][: settings.linked_fact_k]
+    return [_fact_item(fact, score) for fact, score in similar + linked]
 
 
 def _fact_item(fact: Fact, score: float) -> RecallItem:

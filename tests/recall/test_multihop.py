@@ -261,3 +261,35 @@ def test_multihop_answer_in_top_three(outcomes: list[Outcome]) -> None:
 
 def test_recall_respects_the_limit(outcomes: list[Outcome]) -> None:
     assert all(0 < len(o.ranking) <= TOP for o in outcomes)
+
+
+@pytest.mark.parametrize(
+    ("said", "question", "answer"),
+    [
+        (
+            [
+                "My brother Leo lives in Oslo.",
+                "Booked the flights! I'm visiting my brother for his 30th birthday in March.",
+            ],
+            "Which city am I flying to in March?",
+            "Leo lives in Oslo",
+        ),
+        (
+            ["Моя сестра Оля живёт в Казани.", "Купил билеты, в мае еду к сестре на свадьбу!"],
+            "В какой город я еду в мае?",
+            "Казан",
+        ),
+    ],
+)
+def test_facts_about_the_people_the_best_memories_name(
+    tmp_path: Path, use_embedder: Embedder, said: list[str], question: str, answer: str
+) -> None:
+    with Memory.open(tmp_path / "hop.db", embedder=use_embedder) as memory:
+        for day, text in enumerate(said):
+            memory.remember(
+                text, speaker="ana", conversation=f"c{day}", time=T0 + timedelta(days=day)
+            )
+        memory.sleep(now=T0 + timedelta(days=5))
+        found = memory.recall(question, participants=["ana"], now=T0 + timedelta(days=6))
+    facts = [item.text for item in found.items if item.kind.value == "fact"]
+    assert any(answer in fact for fact in facts), facts
