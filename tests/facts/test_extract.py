@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
-from kuzya.facts.extract import chunks, digest
+from kuzya.facts.extract import chunks, digest, parts
 from kuzya.memory import Memory
 from kuzya.model import Episode
 from kuzya.testing import ScriptedLLM
@@ -31,6 +31,26 @@ def test_chunks_keep_conversations_together(hash_memory: Memory) -> None:
     assert set(sizes[0]) == {"c0", "c1"} and set(sizes[1]) == {"c2"}
     assert set(sizes[2]) == set(sizes[3]) == {"c3"}  # too long for one chunk: split
     assert [e.id for chunk in chunks(stored, 40) for e in chunk] == [e.id for e in stored]
+
+
+def test_a_long_message_goes_to_the_model_in_parts(hash_memory: Memory) -> None:
+    filler = "We walked along the river and talked about nothing much for a while. " * 40
+    text = f"{filler}Old maps are my weakness, I collect them. {filler}"
+    long = hash_memory.remember(text, speaker="ana", conversation="c", time=T0)
+    short = hash_memory.remember("Thanks!", speaker="ana", conversation="c", time=T0)
+    pieces = parts(long)
+    assert len(pieces) > 1 and all(len(p.text.split()) <= 300 for p in pieces)
+    assert {p.id for p in pieces} == {long.id}
+    assert " ".join(p.text for p in pieces).split() == text.split()  # nothing lost
+    cut = chunks([long, short], words=700)
+    assert all(sum(len(e.text.split()) for e in chunk) <= 700 for chunk in cut)
+    assert [e.id for chunk in cut for e in chunk][-1] == short.id
+    maps = next(p for p in pieces if "Old maps" in p.text)
+    reply = {"facts": [{"message": 0, "subject": "I", "attribute": "likes", "value": "old maps"}]}
+    found = digest([maps], ScriptedLLM([json.dumps(reply)])).found
+    assert [(f.episode.id, f.claim.value) for f in found if f.origin.startswith("llm")] == [
+        (long.id, "old maps")
+    ]
 
 
 def test_model_facts_are_checked_against_the_chunk(hash_memory: Memory) -> None:

@@ -5,7 +5,8 @@ chunk when a model is configured (the same call also summarises the chunk for th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import groupby
 
 from pydantic import BaseModel, Field
 
@@ -19,6 +20,8 @@ from kuzya.model import Episode, is_assistant
 from kuzya.text import terms
 
 CHUNK = 60  # messages per LLM call (about 2,000 tokens of a conversation)
+CHUNK_WORDS = 1_500  # words per LLM call, at most
+PART_WORDS = 300  # a message longer than this goes to the model in parts
 
 
 class ExtractedFact(BaseModel):
@@ -139,25 +142,48 @@ def _transcript(episodes: Sequence[Episode]) -> str:
     return "\n".join(lines)
 
 
-def chunks(episodes: Sequence[Episode], size: int = CHUNK) -> list[list[Episode]]:
-    """Consecutive episodes in chunks of at most `size`, whole conversations kept together
-    where they fit (one model call then covers several short conversations)."""
+def parts(episode: Episode, size: int = PART_WORDS) -> list[Episode]:
+    """A message longer than `size` words as consecutive parts of whole sentences, each
+    with the message's id (what a model finds in a part is the message's claim)."""
+    if len(episode.text.split()) <= size:
+        return [episode]
+    pieces: list[list[str]] = [[]]
+    used = 0
+    for sentence in rules.sentences(episode.text):
+        words = len(sentence.split())
+        if pieces[-1] and used + words > size:
+            pieces.append([])
+            used = 0
+        pieces[-1].append(sentence)
+        used += words
+    return [
+        replace(episode, text=" ".join(piece), attachments=episode.attachments if i == 0 else ())
+        for i, piece in enumerate(pieces)
+    ]
+
+
+def chunks(
+    episodes: Sequence[Episode], size: int = CHUNK, words: int = CHUNK_WORDS
+) -> list[list[Episode]]:
+    """Consecutive episodes (long ones in parts) in chunks of at most `size` messages and
+    `words` words, whole conversations kept together where they fit (one model call then
+    covers several short conversations)."""
     out: list[list[Episode]] = []
     current: list[Episode] = []
-    start = 0
-    while start < len(episodes):
-        end = start
-        while end < len(episodes) and episodes[end].conversation == episodes[start].conversation:
-            end += 1
-        conversation = list(episodes[start:end])
-        if current and len(current) + len(conversation) > size:
+    used = 0
+    for _, group in groupby(episodes, key=lambda e: e.conversation):
+        conversation = [part for episode in group for part in parts(episode)]
+        weight = sum(len(e.content.split()) for e in conversation)
+        if current and (len(current) + len(conversation) > size or used + weight > words):
             out.append(current)
-            current = []
-        while len(conversation) > size:
-            out.append(conversation[:size])
-            conversation = conversation[size:]
-        current.extend(conversation)
-        start = end
+            current, used = [], 0
+        for episode in conversation:  # a conversation too long for one call is cut
+            length = len(episode.content.split())
+            if current and (len(current) >= size or used + length > words):
+                out.append(current)
+                current, used = [], 0
+            current.append(episode)
+            used += length
     if current:
         out.append(current)
     return out
