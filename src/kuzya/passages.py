@@ -19,12 +19,14 @@ from kuzya.model import RecallItem
 from kuzya.text import terms
 
 TERM_WEIGHT = 1.0  # a sentence holding every query term gains this much over its cosine
+MIN_WORDS = 30  # a message cut shorter than this says too little
 CONTEXT_WEIGHT = 0.3  # share of the neighbouring sentences' score a sentence inherits
 
 
-def item_cap(budget_words: int) -> int:
-    """The most words one message may take of a recall's budget."""
-    return max(40, budget_words // 4)
+def item_cap(budget_words: int, share: float) -> int:
+    """The most words one message may take of a recall's budget: its `share`, and never
+    less than a sentence or two."""
+    return max(MIN_WORDS, int(budget_words * share))
 
 
 def cut(
@@ -34,15 +36,16 @@ def cut(
     embedder: Embedder,
     max_words: int,
 ) -> RecallItem:
-    """`item` cut to its sentences that best match the query, in their order, within
-    `max_words` (with "…" where sentences were left out); unchanged if it fits."""
+    """`item` cut to its sentences (or clauses of a long one) that best match the query,
+    in their order, within `max_words` (with "…" where some were left out); unchanged if
+    it fits."""
     if item.words <= max_words:
         return item
-    parts = sentences(item.text)
+    parts = _pieces(item.text, max(MIN_WORDS // 2, max_words // 2))
     if len(parts) < 2:
         return replace(item, text=" ".join(item.text.split()[:max_words]) + " …")
     scores = _scores(parts, query_terms, query_vector, embedder)
-    room = max_words - (item.words - len(item.text.split()))  # the speaker's name and dates
+    room = max_words - len(replace(item, text="", events=()).line().split())  # the speaker
     chosen: set[int] = set()
     used = 0
     for index in np.argsort(-scores, kind="stable"):
@@ -50,14 +53,41 @@ def cut(
         if used + words <= room:
             chosen.add(int(index))
             used += words
-    if not chosen:  # even the best sentence is too long: its first words
+    if not chosen:  # even the best piece is too long: its first words
         best = int(np.argmax(scores))
-        return replace(item, text=" ".join(parts[best].split()[: max(room, 5)]) + " …")
-    text = _joined(parts, sorted(chosen))
-    while len(chosen) > 1 and len(text.split()) > room:  # the "…" marks took the last words
+        return replace(item, text=" ".join(parts[best].split()[: max(room, 5)]) + " …", events=())
+    passage = _passage(item, parts, chosen)
+    while len(chosen) > 1 and passage.words > max_words:  # "…" and date notes took words
         chosen.remove(min(chosen, key=lambda i: scores[i]))
-        text = _joined(parts, sorted(chosen))
+        passage = _passage(item, parts, chosen)
+    return passage
+
+
+def _passage(item: RecallItem, parts: Sequence[str], chosen: set[int]) -> RecallItem:
+    text = _joined(parts, sorted(chosen))
     return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))
+
+
+_CLAUSE = re.compile(r"(?<=[,;:—])\s+")
+
+
+def _pieces(text: str, longest: int) -> list[str]:
+    """The sentences of `text`, a sentence longer than `longest` words in runs of its
+    clauses (so a passage need not take a whole long sentence to hold the part that
+    matters)."""
+    pieces = []
+    for sentence in sentences(text):
+        if len(sentence.split()) <= longest:
+            pieces.append(sentence)
+            continue
+        run: list[str] = []
+        for clause in _CLAUSE.split(sentence):
+            if run and len(" ".join([*run, clause]).split()) > longest:
+                pieces.append(" ".join(run))
+                run = []
+            run.append(clause)
+        pieces.append(" ".join(run))
+    return pieces
 
 
 def _scores(

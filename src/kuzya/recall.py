@@ -58,6 +58,7 @@ class RecallSettings:
     # Packed turns drop sentences with fewer than this many distinct terms and questions
     # back ("Wow!", "Thanks, Jun!", "How about you?"), so more turns fit the budget; 0 keeps all.
     sentence_terms: int = 2
+    item_share: float = 0.25  # a message longer than this share of the budget is cut
     working_turns: int = 6  # working-memory window of the conversation
     fact_k: int = 5  # facts put before the episodes, at most
     fact_cosine: float = 0.35  # a fact this similar to the query is relevant
@@ -184,7 +185,7 @@ def run(
     if query.overview:
         first += _diary(store, namespace, query, participants, settings)
 
-    cap = None if budget_words is None else item_cap(budget_words)
+    cap = None if budget_words is None else item_cap(budget_words, settings.item_share)
 
     def shortened(item: RecallItem) -> RecallItem:
         """A long message cut to the passage that matches; others without small talk."""

@@ -109,7 +109,7 @@ def test_one_endless_sentence_is_cut_to_words(use_embedder: Embedder) -> None:
     assert passage.words <= 52 and passage.text.endswith("…")
 
 
-def test_a_message_takes_at_most_a_quarter_of_the_budget() -> None:
-    assert item_cap(400) == 100
-    assert item_cap(200) == 50
-    assert item_cap(20) == 40  # a tiny budget still shows a sentence or two
+def test_a_message_takes_at_most_its_share_of_the_budget() -> None:
+    assert item_cap(400, 0.25) == 100
+    assert item_cap(200, 0.25) == 50
+    assert item_cap(20, 0.25) == 30  # a tiny budget still shows a sentence or two
