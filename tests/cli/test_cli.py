@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from kuzya.cli.app import app
 from kuzya.errors import InvalidInput
 
 runner = CliRunner()
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def invoke(*args: str) -> str:
@@ -200,3 +204,17 @@ def test_forget_a_memory_or_a_subjects_facts(tmp_path: Path) -> None:
     assert "#2" not in invoke("recall", "rainy", "-p", "mika", "--json", "--db", db)
     with pytest.raises(InvalidInput, match="give a memory id"):
         runner.invoke(app, ["forget", "--db", db], catch_exceptions=False)
+
+
+def test_a_bad_setting_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    env = {**os.environ, "KUZYA_DURABLE": "sometimes", "PYTHONPATH": str(SRC), "COLUMNS": "60"}
+    done = subprocess.run(
+        [sys.executable, "-m", "kuzya", "stats", "--db", str(tmp_path / "k.db")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("error: bad setting: durable (KUZYA_DURABLE)")

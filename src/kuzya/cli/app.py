@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -23,10 +24,10 @@ from kuzya.cli.options import (
     Viewers,
     console,
     importing,
-    settings,
 )
 from kuzya.cli.options import ids as _ids
 from kuzya.cli.options import open_memory as _open
+from kuzya.config import settings
 from kuzya.errors import InvalidInput, KuzyaError
 from kuzya.importers import read_jsonl, read_locomo
 from kuzya.memory import Memory
@@ -233,7 +234,7 @@ def compact(
     db: DbOption = None, namespace: NamespaceOption = None, embedder: EmbedderOption = None
 ) -> None:
     """Rewrite the store file (every namespace) to reclaim the space of deleted memories."""
-    path = settings(db, namespace, embedder).db
+    path = settings(db=db).db
     before = _store_bytes(path)
     with _open(db, namespace, embedder) as memory:
         memory.compact()
@@ -290,5 +291,5 @@ def main() -> None:
     try:
         app()
     except KuzyaError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise SystemExit(2) from exc

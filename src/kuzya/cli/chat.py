@@ -16,14 +16,14 @@ from kuzya.cli.options import (
     LlmOption,
     NamespaceOption,
     NerOption,
+    SleepLlmOption,
     Viewers,
     console,
     ids,
-    open_llm,
     open_memory,
-    settings,
 )
 from kuzya.clock import utcnow
+from kuzya.config import settings
 from kuzya.facts.schema import ATTRIBUTES
 from kuzya.llm import is_small
 from kuzya.memory import Memory
@@ -68,19 +68,24 @@ def chat(
         str | None, typer.Option("--participants", "-p", help="Everyone present (with --user).")
     ] = None,
     llm: LlmOption = None,
+    sleep_llm: SleepLlmOption = None,
     ner: NerOption = None,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
 ) -> None:
-    """Chat with an assistant that remembers across sessions and restarts."""
-    config = settings(db, namespace, embedder, llm)
-    model = open_llm(config)
+    """Chat with an assistant that remembers across sessions and restarts; sleep (at /end
+    and in the background) consolidates with the chat's model unless --sleep-llm says
+    otherwise."""
+    config = settings(llm=llm, sleep_llm=sleep_llm)
+    model = config.load_llm(config.llm)
+    sleeper = model if config.sleeps_with == config.llm else config.load_llm(config.sleeps_with)
     present = list(dict.fromkeys([user, *(ids(participants) if participants else [])]))
-    with open_memory(db, namespace, embedder, ner=ner) as memory:
+    with open_memory(db, namespace, embedder, sleeper or "none", ner) as memory:
         memory.start_worker()
         console.print(
-            f"[bold]kuzya chat[/bold] — {user} with {model.name if model else 'no LLM'} "
+            f"[bold]kuzya chat[/bold] — {user} with {model.name if model else 'no LLM'}, "
+            f"sleeping with {sleeper.name if sleeper else 'rules'} "
             f"({memory.stats()['episodes']} memories). /help for commands."
         )
         assistant = Assistant(memory, model, small_model=is_small(model))
