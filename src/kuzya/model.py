@@ -226,6 +226,7 @@ class RecallItem:
     stored_at: datetime
     sources: tuple[int, ...]  # episode ids whose content this item states
     events: tuple[Span, ...] = ()  # resolved time expressions of the text
+    assistant: bool = False  # one of the assistant's own replies (`is_assistant`)
 
     @property
     def words(self) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -127,10 +128,26 @@ def test_bad_input_is_refused(tmp_path: Path) -> None:
 
 def test_demo_runs_offline_and_shows_privacy() -> None:
     out = invoke("demo")
-    assert "13 messages" in out
-    assert "peanuts" in out
+    assert "13 messages" in out and "namespace noodle-shop" in out
+    first = out.split("Does Mika have any food allergies?")[1].split("Where is Mika")[0]
+    assert first.index("allergic to peanuts") < first.index("Spicy miso")  # the answer on top
     assert "jun is present" in out
     assert "[health] mika is allergic to peanuts" in out  # the profile after sleep
+    assert "kuzya demo --db" in out  # how to keep the temporary store
+
+
+def test_demo_says_where_it_wrote_and_its_follow_up_commands_work(tmp_path: Path) -> None:
+    db = tmp_path / "demo store.db"
+    out = invoke("demo", "--db", str(db))
+    assert f"Writing to {db}, namespace noodle-shop" in " ".join(out.split("\n")[:2])
+    commands = [shlex.split(line) for line in out.splitlines() if line.startswith("  kuzya ")]
+    assert [c[1] for c in commands] == ["profile", "recall"]
+    profile = invoke(*commands[0][1:])
+    assert "[health] mika is allergic to peanuts" in profile
+    recall = invoke(*commands[1][1:])
+    assert "allergic to peanuts" in recall
+    again = runner.invoke(app, ["demo", "--db", str(db)])
+    assert isinstance(again.exception, InvalidInput) and "another --db" in str(again.exception)
 
 
 def test_eval_scenarios_recall_mode(tmp_path: Path) -> None:
