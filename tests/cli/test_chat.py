@@ -88,6 +88,12 @@ def test_chat_remembers_across_restarts_and_commands_work(tmp_path: Path) -> Non
     assert "lives in Porto" not in out.split("forgot 1 facts")[-1]
 
 
+def test_chat_without_a_model_greets_notes_and_lets_thanks_go(tmp_path: Path) -> None:
+    out = chat(tmp_path / "chat.db", ["hi", "thanks", "I live in Porto.", "/quit"])
+    assert out.count("assistant>") == 2
+    assert "assistant> Hi!" in out and "assistant> Noted." in out
+
+
 def test_sleep_and_profile_commands(tmp_path: Path) -> None:
     db = str(tmp_path / "k.db")
     runner.invoke(

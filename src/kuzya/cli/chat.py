@@ -111,7 +111,8 @@ def chat(
                     assistant.prepare(conversation, present)  # /forget changes the profile
                     continue
                 reply = assistant.reply(line, conversation=conversation, participants=present)
-                console.print(f"[cyan]assistant>[/cyan] {reply.text}", highlight=False)
+                if reply.text:  # small talk may go unanswered
+                    console.print(f"[cyan]assistant>[/cyan] {reply.text}", highlight=False)
                 assistant.prepare(conversation, present)  # while the user reads and types
         finally:
             assistant.close()
