@@ -220,7 +220,8 @@ def test_chat_sleeps_with_its_own_model(
 ) -> None:
     llm = ScriptedLLM(["Noted.", EXTRACTION])
     out = scripted_chat(tmp_path / "c.db", monkeypatch, llm)
-    assert "sleeping with scripted" in out and "consolidated 2 messages" in out
+    assert "sleeping with scripted" in out
+    assert "consolidated 2 messages with scripted (1 calls)" in out
     consolidating = [c for c in llm.calls if c.json_schema is not None]
     assert len(consolidating) == 1 and "small animal" in consolidating[0].messages[-1].content
     with Memory.open(tmp_path / "c.db", embedder=use_embedder, llm="none") as memory:
@@ -233,7 +234,7 @@ def test_chat_sleep_llm_none_consolidates_by_rules(
 ) -> None:
     llm = ScriptedLLM(["Noted."])
     out = scripted_chat(tmp_path / "c.db", monkeypatch, llm, "--sleep-llm", "none")
-    assert "sleeping with rules" in out and "consolidated 2 messages" in out
+    assert "sleeping with rules" in out and "consolidated 2 messages by rules" in out
     assert len(llm.calls) == 1 and llm.calls[0].json_schema is None  # the reply alone
 
 

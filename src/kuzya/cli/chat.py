@@ -106,7 +106,11 @@ def chat(
                     if action == "end":
                         assistant.flush()
                         report = memory.sleep()
-                        console.print(f"session ended; consolidated {report.episodes} messages")
+                        calls = report.llm.get("calls", 0)
+                        how = f"with {sleeper.name} ({calls} calls)" if sleeper else "by rules"
+                        console.print(
+                            f"session ended; consolidated {report.episodes} messages {how}"
+                        )
                         conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
                     assistant.prepare(conversation, present)  # /forget changes the profile
                     continue
