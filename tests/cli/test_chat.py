@@ -221,7 +221,7 @@ def test_chat_sleeps_with_its_own_model(
     llm = ScriptedLLM(["Noted.", EXTRACTION])
     out = scripted_chat(tmp_path / "c.db", monkeypatch, llm)
     assert "sleeping with scripted" in out
-    assert "consolidated 2 messages with scripted (1 calls)" in out
+    assert "consolidated 2 messages with scripted (model calls: 1)" in out
     consolidating = [c for c in llm.calls if c.json_schema is not None]
     assert len(consolidating) == 1 and "small animal" in consolidating[0].messages[-1].content
     with Memory.open(tmp_path / "c.db", embedder=use_embedder, llm="none") as memory:

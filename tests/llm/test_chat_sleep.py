@@ -33,7 +33,7 @@ def test_chat_sleeps_with_its_model_unless_told_otherwise(
     monkeypatch.delenv("KUZYA_SLEEP_LLM", raising=False)
     out = chat(tmp_path / "a.db")
     assert "with llama:smollm2, sleeping with llama:smollm2" in out
-    ended = re.search(r"consolidated (\d+) messages with llama:smollm2 \((\d+) calls\)", out)
+    ended = re.search(r"consolidated (\d+) messages with llama:smollm2 \(model calls: (\d+)\)", out)
     assert ended is not None, out
     assert int(ended[1]) == 2 and int(ended[2]) >= 1  # the model read the session
     out = chat(tmp_path / "b.db", "--sleep-llm", "none")

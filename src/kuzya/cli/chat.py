@@ -25,7 +25,7 @@ from kuzya.cli.options import (
 from kuzya.clock import utcnow
 from kuzya.config import settings
 from kuzya.facts.schema import ATTRIBUTES
-from kuzya.llm import is_small
+from kuzya.llm import LLM, is_small
 from kuzya.memory import Memory
 
 HELP = (
@@ -60,6 +60,14 @@ def _command(line: str, memory: Memory, user: str, present: list[str]) -> str | 
     else:
         console.print(HELP, markup=False)
     return None
+
+
+def _consolidate(memory: Memory, sleeper: LLM | None) -> None:
+    """/end: consolidate the session, and say with what."""
+    report = memory.sleep()
+    calls = report.llm.get("calls", 0)
+    how = f"with {sleeper.name} (model calls: {calls})" if sleeper else "by rules"
+    console.print(f"session ended; consolidated {report.episodes} messages {how}")
 
 
 def chat(
@@ -105,12 +113,7 @@ def chat(
                         break
                     if action == "end":
                         assistant.flush()
-                        report = memory.sleep()
-                        calls = report.llm.get("calls", 0)
-                        how = f"with {sleeper.name} ({calls} calls)" if sleeper else "by rules"
-                        console.print(
-                            f"session ended; consolidated {report.episodes} messages {how}"
-                        )
+                        _consolidate(memory, sleeper)
                         conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
                     assistant.prepare(conversation, present)  # /forget changes the profile
                     continue
