@@ -235,3 +235,10 @@ def test_a_bad_setting_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     lines = (done.stdout + done.stderr).strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1, lines
     assert lines[0].startswith("error: bad setting: durable (KUZYA_DURABLE)")
+
+
+def test_help_names_each_options_environment_variable() -> None:
+    shown = " ".join(invoke("chat", "--help").split())
+    for name in ("KUZYA_LLM", "KUZYA_SLEEP_LLM", "KUZYA_NER", "KUZYA_DB", "KUZYA_NAMESPACE"):
+        assert name in shown
+    assert "KUZYA_SLEEP_LLM" in invoke("sleep", "--help")

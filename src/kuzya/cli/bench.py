@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kuzya.cli.options import EmbedderOption, LlmOption, importing
+from kuzya.cli.options import ConsolidateLlmOption, EmbedderOption, LlmOption, importing
 from kuzya.config import settings
 from kuzya.embed import Embedder, load_embedder
 from kuzya.llm import is_small
@@ -43,7 +43,7 @@ def locomo(
     sleep: Annotated[
         bool, typer.Option("--sleep", help="Consolidate each conversation before the questions.")
     ] = False,
-    llm: LlmOption = None,
+    llm: ConsolidateLlmOption = None,
     json_out: JsonOut = None,
     embedder: EmbedderOption = None,
 ) -> None:

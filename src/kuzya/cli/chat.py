@@ -11,6 +11,7 @@ import typer
 
 from kuzya.assistant import Assistant
 from kuzya.cli.options import (
+    ConsolidateLlmOption,
     DbOption,
     EmbedderOption,
     LlmOption,
@@ -126,7 +127,7 @@ def chat(
 
 
 def sleep(
-    llm: LlmOption = None,
+    llm: ConsolidateLlmOption = None,
     ner: NerOption = None,
     now: Annotated[datetime | None, typer.Option("--now")] = None,
     db: DbOption = None,

@@ -16,33 +16,41 @@ from kuzya.memory import Memory
 
 console = Console()
 
-DbOption = Annotated[Path | None, typer.Option("--db", help="Store file [env KUZYA_DB].")]
+DbOption = Annotated[Path | None, typer.Option("--db", help="Store file (env KUZYA_DB).")]
 NamespaceOption = Annotated[
-    str | None, typer.Option("--namespace", "-n", help="Namespace [env KUZYA_NAMESPACE].")
+    str | None, typer.Option("--namespace", "-n", help="Namespace (env KUZYA_NAMESPACE).")
 ]
 EmbedderOption = Annotated[
     str | None,
-    typer.Option("--embedder", help="'use' (default) or 'st:<model>' [env KUZYA_EMBEDDER]."),
+    typer.Option("--embedder", help="'use' (default) or 'st:<model>' (env KUZYA_EMBEDDER)."),
 ]
 LlmOption = Annotated[
     str | None,
     typer.Option(
         "--llm",
         help="'none', 'smollm2', 'qwen-1.5b', a .gguf path, or 'openai:<model>' "
-        "(server from KUZYA_LLM_BASE_URL, key from KUZYA_LLM_API_KEY) [env KUZYA_LLM].",
+        "(server from KUZYA_LLM_BASE_URL, key from KUZYA_LLM_API_KEY). Env KUZYA_LLM.",
     ),
 ]
 SleepLlmOption = Annotated[
     str | None,
     typer.Option(
         "--sleep-llm",
-        help="The model sleep consolidates with (default: the --llm model; 'none': rules "
-        "only) [env KUZYA_SLEEP_LLM].",
+        help="The model sleep consolidates with, 'none' for rules only; default: the --llm "
+        "model. Env KUZYA_SLEEP_LLM.",
+    ),
+]
+ConsolidateLlmOption = Annotated[
+    str | None,
+    typer.Option(
+        "--llm",
+        help="The model to consolidate with, as for --llm of kuzya chat; 'none' for rules "
+        "only. Env KUZYA_SLEEP_LLM, else KUZYA_LLM.",
     ),
 ]
 NerOption = Annotated[
     bool | None,
-    typer.Option("--ner/--no-ner", help="Sleep runs spaCy / natasha NER [env KUZYA_NER]."),
+    typer.Option("--ner/--no-ner", help="Sleep runs spaCy / natasha NER (env KUZYA_NER)."),
 ]
 Participants = Annotated[
     str, typer.Option("--participants", "-p", help="Comma-separated ids of those present.")
