@@ -55,8 +55,8 @@ class Span:
         return f"{self.start:%-d %B %Y} - {last:%-d %B %Y}"
 
     def note(self) -> str | None:
-        """ "phrase = date" for a phrase that needs it; None for one that says its date
-        already ("1 December 2026", "December 1, 2026", "in March 2026")."""
+        """The note "phrase = date" for a phrase that needs it; None for one that says its
+        date already ("1 December 2026", "December 1, 2026", "in March 2026")."""
         label = self.label()
         if set(_WORD.findall(label.lower())) <= set(_WORD.findall(self.phrase.lower())):
             return None
