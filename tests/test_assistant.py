@@ -282,7 +282,49 @@ def test_without_a_model_the_reply_is_extractive(memory: Memory) -> None:
     assert "Rex" in reply.text and reply.text.startswith("From memory:")
     assistant.close()
     empty = memory.recall("zebra migration", participants=["nobody"])
-    assert extractive_reply(empty) == "I don't remember anything about that."
+    assert extractive_reply("Where do zebras go?", empty) == (
+        "I don't remember anything about that.",
+        [],
+    )
+    assert extractive_reply("Куда мигрируют зебры?", empty)[0] == "Я ничего об этом не помню."
+
+
+def test_without_a_model_statements_are_noted_and_small_talk_recites_nothing(
+    memory: Memory,
+) -> None:
+    memory.remember("I have a dog named Rex.", speaker="ana", time=datetime(2026, 3, 1, tzinfo=UTC))
+    assistant = Assistant(memory, None)
+    said = {}
+    for text in ["My sister Ola lives in Gdańsk.", "Моя сестра живёт в Гданьске.",
+                 "hi", "lol", "thanks", "👍", "спасибо", "Привет!"]:  # fmt: skip
+        said[text] = assistant.reply(text, conversation="c", participants=["ana"], now=NOW)
+    assistant.close()
+    assert said["My sister Ola lives in Gdańsk."].text == "Noted."
+    assert said["Моя сестра живёт в Гданьске."].text == "Запомнил."
+    assert [said[t].text for t in ("hi", "lol", "thanks", "👍", "спасибо", "Привет!")] == [
+        "Hi!", "", "", "", "", "Привет!"
+    ]  # fmt: skip
+    replies = memory.get_all(conversation="c")
+    mine = sorted(e.text for e in replies if e.speaker == "assistant")
+    assert mine == sorted(["Hi!", "Noted.", "Привет!", "Запомнил."])  # empty ones not stored
+
+
+def test_without_a_model_questions_quote_statements_not_its_replies_or_questions(
+    memory: Memory,
+) -> None:
+    assistant = Assistant(memory, None)
+    for day, text in enumerate(["My dog Rex loves the beach.", "Where does my dog like to go?",
+                                "thanks", "Where does my dog like to go?"], start=1):  # fmt: skip
+        now = datetime(2026, 3, day, tzinfo=UTC)
+        assistant.reply(text, conversation=f"c{day}", participants=["ana"], now=now)
+    reply = assistant.reply(
+        "Where does Rex like to go?", conversation="c9", participants=["ana"], now=NOW
+    )
+    assistant.close()
+    mine = [e for e in memory.get_all(participants=["ana"]) if e.speaker == "assistant"]
+    assert any(e.text.startswith("From memory:") for e in mine)  # old replies are there
+    assert reply.text == "From memory: ana: My dog Rex loves the beach."
+    assert not any(i.assistant for i in reply.recall if i.line() in reply.text)
 
 
 def test_privacy_holds_in_the_prompt(memory: Memory) -> None:

@@ -1,11 +1,18 @@
-"""Typed settings, read at entry points only (environment variables prefixed KUZYA_)."""
+"""Typed settings: the one place that reads the environment (variables prefixed KUZYA_),
+called at entry points only (the CLI, `Memory.open`). A value given explicitly beats
+the environment, which beats the default."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from kuzya.embed import DEFAULT_EMBEDDER
+from kuzya.errors import InvalidInput
+from kuzya.llm import LLM, load_llm
 
 
 def default_db() -> Path:
@@ -19,9 +26,34 @@ class Settings(BaseSettings):
 
     db: Path = Field(default_factory=default_db)
     namespace: str = "default"
-    embedder: str = "use"
-    durable: bool = True
+    embedder: str = DEFAULT_EMBEDDER  # "use" or "st:<sentence-transformers model>"
+    durable: bool = True  # every write is synced to disk before it returns
     llm: str = "none"  # "none", "smollm2", "qwen-1.5b", a .gguf path, or "openai:<model>"
+    sleep_llm: str | None = None  # the model sleep consolidates with; unset: `llm`
     llm_base_url: str | None = None  # for openai:<model>, e.g. http://localhost:11434/v1
     llm_api_key: str | None = None
     ner: bool = False  # sleep runs spaCy / natasha NER (pip install 'kuzya[ner]')
+
+    @property
+    def sleeps_with(self) -> str:
+        """The spec of the model sleep consolidates with."""
+        return self.sleep_llm or self.llm
+
+    def load_llm(self, spec: str) -> LLM | None:
+        """The model `spec` names (None for "none"), served at `llm_base_url` if it is
+        an OpenAI-compatible one."""
+        return load_llm(spec, base_url=self.llm_base_url, api_key=self.llm_api_key)
+
+
+def settings(**given: Any) -> Settings:
+    """The settings: each value given (None: not given), else its KUZYA_ variable, else
+    the default. A bad value is an `InvalidInput` naming the variable."""
+    try:
+        return Settings(**{key: value for key, value in given.items() if value is not None})
+    except ValidationError as exc:
+        names = ("_".join(map(str, e["loc"])) for e in exc.errors())
+        problems = "; ".join(
+            f"{name} (KUZYA_{name.upper()}): {e['msg']}"
+            for name, e in zip(names, exc.errors(), strict=True)
+        )
+        raise InvalidInput(f"bad setting: {problems}") from None

@@ -54,6 +54,17 @@ class Span:
         last = self.end - timedelta(days=1)
         return f"{self.start:%-d %B %Y} - {last:%-d %B %Y}"
 
+    def note(self) -> str | None:
+        """The note "phrase = date" for a phrase that needs it; None for one that says its
+        date already ("1 December 2026", "December 1, 2026", "in March 2026")."""
+        label = self.label()
+        if set(_WORD.findall(label.lower())) <= set(_WORD.findall(self.phrase.lower())):
+            return None
+        return f"{self.phrase} = {label}"
+
+
+_WORD = re.compile(r"\w+")
+
 
 def _day(moment: datetime) -> datetime:
     return moment.replace(hour=0, minute=0, second=0, microsecond=0)

@@ -11,7 +11,8 @@ from typing import Any
 
 from kuzya import consolidate, diary, profile, remember, validate
 from kuzya import recall as recall_pipeline
-from kuzya.embed import DEFAULT_EMBEDDER, Embedder, load_embedder
+from kuzya.config import settings as read_settings
+from kuzya.embed import Embedder, load_embedder
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.facts import rules
 from kuzya.facts.claims import DIGEST
@@ -35,7 +36,7 @@ from kuzya.model import (
     RecallItem,
     is_assistant,
 )
-from kuzya.ner import NER
+from kuzya.ner import NER, ModelNER
 from kuzya.profile import Profile
 from kuzya.recall import RecallSettings
 from kuzya.sleep import Sleeper, SleepReport
@@ -80,25 +81,36 @@ class Memory:
     @classmethod
     def open(
         cls,
-        path: str | Path,
+        path: str | Path | None = None,
         *,
-        namespace: str = "default",
-        embedder: str | Embedder = DEFAULT_EMBEDDER,
-        durable: bool = True,
+        namespace: str | None = None,
+        embedder: str | Embedder | None = None,
+        durable: bool | None = None,
         settings: RecallSettings | None = None,
-        llm: LLM | None = None,
-        ner: NER | None = None,
+        llm: str | LLM | None = None,
+        ner: bool | NER | None = None,
     ) -> Memory:
-        """Open (or create) a SQLite store file with the default multilingual embedder."""
-        model = load_embedder(embedder) if isinstance(embedder, str) else embedder
-        return cls(
-            SQLiteStore(path, durable=durable),
-            model,
+        """Open (or create) a SQLite store file. What is not given comes from the
+        environment (`kuzya.config`: KUZYA_DB, KUZYA_NAMESPACE, KUZYA_EMBEDDER,
+        KUZYA_DURABLE, KUZYA_NER, and for `llm`, the model sleep consolidates with,
+        KUZYA_SLEEP_LLM, else KUZYA_LLM, served at KUZYA_LLM_BASE_URL); `llm="none"`
+        consolidates by rules."""
+        config = read_settings(
+            db=path,
             namespace=namespace,
-            settings=settings,
-            llm=llm,
-            ner=ner,
+            embedder=embedder if isinstance(embedder, str) else None,
+            durable=durable,
+            sleep_llm=llm if isinstance(llm, str) else None,
+            ner=ner if isinstance(ner, bool) else None,
         )
+        if embedder is None or isinstance(embedder, str):
+            embedder = load_embedder(config.embedder)
+        if llm is None or isinstance(llm, str):
+            llm = config.load_llm(config.sleeps_with)
+        if ner is None or isinstance(ner, bool):
+            ner = ModelNER() if config.ner else None
+        store = SQLiteStore(config.db, durable=config.durable)
+        return cls(store, embedder, namespace=config.namespace, settings=settings, llm=llm, ner=ner)
 
     def close(self) -> None:
         """Stop the background worker (after its last run) and close the store."""

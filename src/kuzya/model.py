@@ -226,14 +226,17 @@ class RecallItem:
     stored_at: datetime
     sources: tuple[int, ...]  # episode ids whose content this item states
     events: tuple[Span, ...] = ()  # resolved time expressions of the text
+    assistant: bool = False  # one of the assistant's own replies (`is_assistant`)
 
     @property
     def words(self) -> int:
         return len(self.line().split())
 
     def dated_text(self) -> str:
-        """The text followed by the dates its time expressions mean."""
-        dates = "; ".join(f"{e.phrase} = {e.label()}" for e in self.events)
+        """The text followed by the dates its time expressions mean, each once, and only
+        those neither a date already nor noted in the text (a reply quoting a note)."""
+        notes = (e.note() for e in self.events)
+        dates = "; ".join(dict.fromkeys(n for n in notes if n and n not in self.text))
         return f"{self.text} ({dates})" if dates else self.text
 
     def line(self) -> str:

@@ -352,6 +352,7 @@ def _item(episode: Episode, score: float) -> RecallItem:
         stored_at=episode.stored_at,
         sources=(episode.id,),
         events=episode.events,
+        assistant=is_assistant(episode),
     )
 
 

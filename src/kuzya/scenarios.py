@@ -154,12 +154,17 @@ class Runner:
         path = self.workdir / f"{scenario.name}-{run}.db"
         results = []
         for session, probes in _probes_by_session(scenario):
-            with Memory.open(path, namespace=scenario.name, embedder=self.embedder) as memory:
+            with self._open(path, scenario) as memory:
                 _replay(memory, session)
             for number, probe in enumerate(probes):
-                with Memory.open(path, namespace=scenario.name, embedder=self.embedder) as memory:
+                with self._open(path, scenario) as memory:
                     results.append(self._probe(memory, scenario, probe, f"{session.id}-{number}"))
         return results
+
+    def _open(self, path: Path, scenario: Scenario) -> Memory:
+        """The scenario's store; sessions are consolidated by rules, whatever the
+        environment names."""
+        return Memory.open(path, namespace=scenario.name, embedder=self.embedder, llm="none")
 
     def _probe(self, memory: Memory, scenario: Scenario, probe: Probe, tag: str) -> ProbeResult:
         conversation = f"probe-{tag}"

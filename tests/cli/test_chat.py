@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from kuzya.cli.app import app
 from kuzya.embed import Embedder
+from kuzya.memory import Memory
 from kuzya.scenarios import evaluate
 from kuzya.testing import ScriptedLLM
 
@@ -84,6 +86,12 @@ def test_chat_remembers_across_restarts_and_commands_work(tmp_path: Path) -> Non
     out = chat(db, ["/forget lives in", "/forget Porto", "/profile", "/quit"])
     assert "forgot 1 facts" in out
     assert "lives in Porto" not in out.split("forgot 1 facts")[-1]
+
+
+def test_chat_without_a_model_greets_notes_and_lets_thanks_go(tmp_path: Path) -> None:
+    out = chat(tmp_path / "chat.db", ["hi", "thanks", "I live in Porto.", "/quit"])
+    assert out.count("assistant>") == 2
+    assert "assistant> Hi!" in out and "assistant> Noted." in out
 
 
 def test_sleep_and_profile_commands(tmp_path: Path) -> None:
@@ -178,3 +186,66 @@ def test_answer_mode_prepares_each_chat_and_times_both_ways(
         assert any(call.messages[: len(p)] == p for p in llm.prefilled)
     assert report["cold_reply_seconds"] >= report["reply_seconds"] > 0
     assert report["cold_latency_ratio"] > 0 and report["latency_ratio"] > 0
+
+
+EXTRACTION = json.dumps(
+    {
+        "facts": [{"message": 0, "subject": "ana", "attribute": "pet", "value": "a ferret"}],
+        "summaries": [],
+        "forget": [],
+    }
+)
+
+
+def scripted_chat(
+    db: Path, monkeypatch: pytest.MonkeyPatch, llm: ScriptedLLM, *options: str
+) -> str:
+    """`kuzya chat --llm scripted` (the spec loads `llm`), one message, /end, /quit."""
+    monkeypatch.setattr(
+        "kuzya.config.load_llm", lambda spec, **_: llm if spec == "scripted" else None
+    )
+    monkeypatch.delenv("KUZYA_SLEEP_LLM", raising=False)
+    result = runner.invoke(
+        app,
+        ["chat", "-u", "ana", "--llm", "scripted", *options, "--db", str(db)],
+        input="I keep a small animal at home.\n/end\n/quit\n",
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_chat_sleeps_with_its_own_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, use_embedder: Embedder
+) -> None:
+    llm = ScriptedLLM(["Noted.", EXTRACTION])
+    out = scripted_chat(tmp_path / "c.db", monkeypatch, llm)
+    assert "sleeping with scripted" in out
+    assert "consolidated 2 messages with scripted (model calls: 1)" in out
+    consolidating = [c for c in llm.calls if c.json_schema is not None]
+    assert len(consolidating) == 1 and "small animal" in consolidating[0].messages[-1].content
+    with Memory.open(tmp_path / "c.db", embedder=use_embedder, llm="none") as memory:
+        facts = memory.facts(subject="ana", participants=["ana"])
+    assert [(f.value, f.origin) for f in facts] == [("a ferret", "llm:scripted")]
+
+
+def test_chat_sleep_llm_none_consolidates_by_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    llm = ScriptedLLM(["Noted."])
+    out = scripted_chat(tmp_path / "c.db", monkeypatch, llm, "--sleep-llm", "none")
+    assert "sleeping with rules" in out and "consolidated 2 messages by rules" in out
+    assert len(llm.calls) == 1 and llm.calls[0].json_schema is None  # the reply alone
+
+
+def test_sleep_command_reads_kuzya_llm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    llm = ScriptedLLM([EXTRACTION])
+    monkeypatch.setattr(
+        "kuzya.config.load_llm", lambda spec, **_: llm if spec == "scripted" else None
+    )
+    monkeypatch.setenv("KUZYA_LLM", "scripted")
+    monkeypatch.delenv("KUZYA_SLEEP_LLM", raising=False)
+    db = str(tmp_path / "k.db")
+    runner.invoke(app, ["remember", "I keep a small animal.", "-s", "ana", "--db", db])
+    report = json.loads(runner.invoke(app, ["sleep", "--db", db], catch_exceptions=False).output)
+    assert report["episodes"] == 1 and llm.pending == 0

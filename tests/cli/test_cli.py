@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +17,7 @@ from kuzya.cli.app import app
 from kuzya.errors import InvalidInput
 
 runner = CliRunner()
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def invoke(*args: str) -> str:
@@ -123,10 +128,26 @@ def test_bad_input_is_refused(tmp_path: Path) -> None:
 
 def test_demo_runs_offline_and_shows_privacy() -> None:
     out = invoke("demo")
-    assert "13 messages" in out
-    assert "peanuts" in out
+    assert "13 messages" in out and "namespace noodle-shop" in out
+    first = out.split("Does Mika have any food allergies?")[1].split("Where is Mika")[0]
+    assert first.index("allergic to peanuts") < first.index("Spicy miso")  # the answer on top
     assert "jun is present" in out
     assert "[health] mika is allergic to peanuts" in out  # the profile after sleep
+    assert "kuzya demo --db" in out  # how to keep the temporary store
+
+
+def test_demo_says_where_it_wrote_and_its_follow_up_commands_work(tmp_path: Path) -> None:
+    db = tmp_path / "demo store.db"
+    out = invoke("demo", "--db", str(db))
+    assert f"Writing to {db}, namespace noodle-shop" in " ".join(out.split("\n")[:2])
+    commands = [shlex.split(line) for line in out.splitlines() if line.startswith("  kuzya ")]
+    assert [c[1] for c in commands] == ["profile", "recall"]
+    profile = invoke(*commands[0][1:])
+    assert "[health] mika is allergic to peanuts" in profile
+    recall = invoke(*commands[1][1:])
+    assert "allergic to peanuts" in recall
+    again = runner.invoke(app, ["demo", "--db", str(db)])
+    assert isinstance(again.exception, InvalidInput) and "another --db" in str(again.exception)
 
 
 def test_eval_scenarios_recall_mode(tmp_path: Path) -> None:
@@ -200,3 +221,24 @@ def test_forget_a_memory_or_a_subjects_facts(tmp_path: Path) -> None:
     assert "#2" not in invoke("recall", "rainy", "-p", "mika", "--json", "--db", db)
     with pytest.raises(InvalidInput, match="give a memory id"):
         runner.invoke(app, ["forget", "--db", db], catch_exceptions=False)
+
+
+def test_a_bad_setting_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    env = {**os.environ, "KUZYA_DURABLE": "sometimes", "PYTHONPATH": str(SRC), "COLUMNS": "60"}
+    done = subprocess.run(
+        [sys.executable, "-m", "kuzya", "stats", "--db", str(tmp_path / "k.db")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("error: bad setting: durable (KUZYA_DURABLE)")
+
+
+def test_help_names_each_options_environment_variable() -> None:
+    shown = " ".join(invoke("chat", "--help").split())
+    for name in ("KUZYA_LLM", "KUZYA_SLEEP_LLM", "KUZYA_NER", "KUZYA_DB", "KUZYA_NAMESPACE"):
+        assert name in shown
+    assert "KUZYA_SLEEP_LLM" in invoke("sleep", "--help")

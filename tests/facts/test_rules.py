@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from kuzya.facts.rules import claims, forget_request
+from kuzya.facts.rules import claims, forget_request, is_question
 from kuzya.facts.schema import ATTRIBUTES, Forget
 
 SPEAKER = "ana"
@@ -436,3 +436,20 @@ def test_claims_use_catalogue_attributes() -> None:
 def test_statements_read_well() -> None:
     statements = [c.statement() for c in claims("My sister Priya lives in Oslo.", SPEAKER)]
     assert statements == ["ana's sister Priya", "Priya lives in Oslo"]
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Where does my sister live?", True),
+        ("Do you remember my dog's name", True),
+        ("Hi! What did I order last time?", True),
+        ("Где живёт моя сестра?", True),
+        ("Сколько мне лет", True),
+        ("My sister Ola lives in Gdańsk.", False),
+        ("I live in Lisbon, and you?", False),
+        ("Я вчера ходил в кино.", False),
+    ],
+)
+def test_is_question(text: str, asks: bool) -> None:
+    assert is_question(text) is asks

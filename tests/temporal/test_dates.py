@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kuzya.dates import find
+from kuzya.memory import Memory
 
 SAID = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
 
@@ -102,3 +103,40 @@ def test_spans_are_half_open_day_ranges() -> None:
     [span] = find("last week", SAID)
     assert span.start == datetime(2023, 5, 1, tzinfo=UTC)
     assert span.end == datetime(2023, 5, 8, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("I met Leo yesterday", "yesterday = 7 May 2023"),
+        ("we met on 1st May", "1st May = 1 May 2023"),
+        ("it was in June", "in June = June 2022"),
+        ("on 8 May 2023 we met", None),
+        ("on May 8, 2023 we met", None),
+        ("back in March 2023", None),
+        ("we met in 2021", None),
+    ],
+)
+def test_a_phrase_that_is_a_date_gets_no_note(text: str, note: str | None) -> None:
+    [span] = find(text, SAID)
+    assert span.note() == note
+
+
+def test_recalled_text_has_each_date_note_once_and_none_it_already_holds(
+    memory: Memory,
+) -> None:
+    said = datetime(2026, 12, 1, 10, tzinfo=UTC)
+    memory.remember("I saw Leo today, yes today.", speaker="ana", time=said)
+    memory.remember(
+        "From memory: ana: I saw Leo today. (today = 1 December 2026) Also 1 December 2026.",
+        speaker="assistant",
+        participants=["ana"],
+        metadata={"role": "assistant"},
+        time=said,
+    )
+    lines = {i.speaker: i.line() for i in memory.recall("Leo", participants=["ana"], now=said)}
+    assert lines["ana"] == "ana: I saw Leo today, yes today. (today = 1 December 2026)"
+    assert lines["assistant"] == (
+        "assistant: From memory: ana: I saw Leo today. (today = 1 December 2026) "
+        "Also 1 December 2026."
+    )

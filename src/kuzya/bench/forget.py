@@ -56,7 +56,9 @@ def run(
 ) -> dict[str, Any]:
     words = [f"qx{secrets.token_hex(6)}" for _ in range(deletes)]
     path = workdir / "forget.db"
-    with Memory.open(path, namespace="scale", embedder=embedder, durable=False) as memory:
+    with Memory.open(
+        path, namespace="scale", embedder=embedder, durable=False, llm="none"
+    ) as memory:
         stream = list(_with_secrets(episodes, words))
         ids: list[int] = []
         for start in range(0, episodes, batch):
@@ -64,7 +66,7 @@ def run(
             ids.extend(e.id for e in stored if e.text.startswith(SECRET))
             if progress:
                 progress(len(stored))
-    with Memory.open(path, namespace="scale", embedder=embedder) as memory:
+    with Memory.open(path, namespace="scale", embedder=embedder, llm="none") as memory:
         memory.compact()  # start from one index segment and an empty WAL
         memory.recall("load the vector index", participants=["assistant"])
         index_bytes = _index_bytes(path)

@@ -696,7 +696,11 @@ def run(
     say = progress or (lambda _: None)
     latencies: list[float] = []
     with Memory.open(
-        workdir / "groupchat.db", namespace="groupchat", embedder=embedder, durable=False
+        workdir / "groupchat.db",
+        namespace="groupchat",
+        embedder=embedder,
+        durable=False,
+        llm="none",
     ) as memory:
         say(f"importing {len(chat.lines)} messages in {len(chat.members)} conversations")
         started = time.perf_counter()

@@ -136,7 +136,7 @@ def _kuzya(
         embedder=embedder,
         durable=False,
         settings=settings,
-        llm=consolidation.llm if consolidation else None,
+        llm=(consolidation.llm if consolidation else None) or "none",
     ) as memory:
         started = time.perf_counter()
         stored = memory.remember_many(conv.messages)

@@ -154,7 +154,9 @@ def run(
 ) -> dict[str, Any]:
     embedder.embed(["warm up the model"])
     path = workdir / "scale.db"
-    with Memory.open(path, namespace="scale", embedder=embedder, durable=False) as memory:
+    with Memory.open(
+        path, namespace="scale", embedder=embedder, durable=False, llm="none"
+    ) as memory:
         started = time.perf_counter()
         pending: list[Message] = []
         for message in messages(episodes):
@@ -169,7 +171,7 @@ def run(
             if progress:
                 progress(len(pending))
         import_seconds = time.perf_counter() - started
-    with Memory.open(path, namespace="scale", embedder=embedder) as memory:
+    with Memory.open(path, namespace="scale", embedder=embedder, llm="none") as memory:
         started = time.perf_counter()
         memory.recall("warm up after reopening", participants=["assistant"])
         first_recall = time.perf_counter() - started

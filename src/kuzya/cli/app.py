@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import tempfile
 from datetime import datetime
 from importlib import resources
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -23,10 +25,10 @@ from kuzya.cli.options import (
     Viewers,
     console,
     importing,
-    settings,
 )
 from kuzya.cli.options import ids as _ids
 from kuzya.cli.options import open_memory as _open
+from kuzya.config import settings
 from kuzya.errors import InvalidInput, KuzyaError
 from kuzya.importers import read_jsonl, read_locomo
 from kuzya.memory import Memory
@@ -233,7 +235,7 @@ def compact(
     db: DbOption = None, namespace: NamespaceOption = None, embedder: EmbedderOption = None
 ) -> None:
     """Rewrite the store file (every namespace) to reclaim the space of deleted memories."""
-    path = settings(db, namespace, embedder).db
+    path = settings(db=db).db
     before = _store_bytes(path)
     with _open(db, namespace, embedder) as memory:
         memory.compact()
@@ -246,49 +248,72 @@ def _store_bytes(path: Path) -> int:
     return sum(f.stat().st_size for f in files if f.exists())
 
 
+DEMO_NAMESPACE = "noodle-shop"
+
+
 @app.command()
 def demo(db: DbOption = None, embedder: EmbedderOption = None) -> None:
-    """Import a sample multi-session chat and show recall, provenance and privacy (offline)."""
+    """Import a sample multi-session chat and show recall, provenance and privacy (offline).
+    With --db the store is kept, in namespace noodle-shop, for other commands to read."""
     with tempfile.TemporaryDirectory(prefix="kuzya-demo-") as tmp:
         path = db or Path(tmp) / "demo.db"
-        with Memory.open(path, namespace="noodle-shop", embedder=embedder or "use") as memory:
-            sample = resources.files("kuzya") / "data" / "demo.jsonl"
-            with resources.as_file(sample) as sample_path:
-                _import(memory, list(read_jsonl(sample_path)), "noodle-shop chat")
-            console.print(
-                f"[bold]{memory.stats()['episodes']} messages in 4 visits; "
-                "mika and jun are regulars, the waiter is the assistant.[/bold]\n"
-            )
-            asks = [
-                ("Does Mika have any food allergies?", ["mika", "waiter"], None),
-                ("Where is Mika applying for a job?", ["mika", "waiter"], None),
-                (
-                    "Where is Mika applying for a job?",
-                    ["mika", "jun", "waiter"],
-                    "jun is present: Mika's private words stay out",
-                ),
-                ("Где Джун был в прошлую субботу?", ["jun", "waiter"], None),
-            ]
-            for query, present, note in asks:
-                result = memory.recall(
-                    query, participants=present, now="2026-03-25T12:00:00", limit=3
+        with Memory.open(path, namespace=DEMO_NAMESPACE, embedder=embedder, llm="none") as memory:
+            if memory.stats()["episodes"]:
+                raise InvalidInput(
+                    f"{path} already holds namespace {DEMO_NAMESPACE!r}: give the demo another --db"
                 )
-                show_recall(result, f"{query}  (present: {', '.join(present)})")
-                if note:
-                    console.print(f"[italic]{note}[/italic]\n")
-            report = memory.sleep(now="2026-03-25T12:00:00")
-            console.print(
-                f"[bold]After sleep[/bold] ({report.episodes} messages consolidated, "
-                f"{report.claims} claims, {report.diary} diary entries):"
-            )
-            console.print(
-                memory.profile("mika", participants=["mika", "waiter"]).as_prompt(), markup=False
-            )
+            where = f"{path} (a temporary file)" if db is None else str(path)
+            console.print(f"Writing to {where}, namespace {DEMO_NAMESPACE}.", soft_wrap=True)
+            _demo(memory)
+    if db is None:
+        console.print(
+            "\nTo keep the store and read it with other commands: kuzya demo --db demo.db"
+        )
+        return
+    options = f"--db {shlex.quote(str(db))} -n {DEMO_NAMESPACE}"
+    console.print(
+        f"\nKept in {db}, namespace {DEMO_NAMESPACE}. Read it with:\n"
+        f"  kuzya profile mika {options}\n"
+        f'  kuzya recall "Does Mika have any food allergies?" -p mika,waiter {options}',
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def _demo(memory: Memory) -> None:
+    sample = resources.files("kuzya") / "data" / "demo.jsonl"
+    with resources.as_file(sample) as sample_path:
+        _import(memory, list(read_jsonl(sample_path)), "noodle-shop chat")
+    console.print(
+        f"[bold]{memory.stats()['episodes']} messages in 4 visits; "
+        "mika and jun are regulars, the waiter is the assistant.[/bold]\n"
+    )
+    asks = [
+        ("Does Mika have any food allergies?", ["mika", "waiter"], None),
+        ("Where is Mika applying for a job?", ["mika", "waiter"], None),
+        (
+            "Where is Mika applying for a job?",
+            ["mika", "jun", "waiter"],
+            "jun is present: Mika's private words stay out",
+        ),
+        ("Где Джун был в прошлую субботу?", ["jun", "waiter"], None),
+    ]
+    for query, present, note in asks:
+        result = memory.recall(query, participants=present, now="2026-03-25T12:00:00", limit=3)
+        show_recall(result, f"{query}  (present: {', '.join(present)})")
+        if note:
+            console.print(f"[italic]{note}[/italic]\n")
+    report = memory.sleep(now="2026-03-25T12:00:00")
+    console.print(
+        f"[bold]After sleep[/bold] ({report.episodes} messages consolidated, "
+        f"{report.claims} claims, {report.diary} diary entries):"
+    )
+    console.print(memory.profile("mika", participants=["mika", "waiter"]).as_prompt(), markup=False)
 
 
 def main() -> None:
     try:
         app()
     except KuzyaError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise SystemExit(2) from exc

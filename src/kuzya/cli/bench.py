@@ -12,8 +12,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kuzya.cli.options import LlmOption, importing, open_llm, settings
-from kuzya.embed import load_embedder
+from kuzya.cli.options import ConsolidateLlmOption, EmbedderOption, LlmOption, importing
+from kuzya.config import settings
+from kuzya.embed import Embedder, load_embedder
 from kuzya.llm import is_small
 
 bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
@@ -21,7 +22,11 @@ eval_app = typer.Typer(help="Evaluations.", no_args_is_help=True)
 console = Console()
 
 JsonOut = Annotated[Path | None, typer.Option("--json", help="Write the results as JSON here.")]
-EmbedderOption = Annotated[str, typer.Option("--embedder", help="'use' or 'st:<model>'.")]
+
+
+def _embedder(spec: str | None) -> Embedder:
+    """The embedder --embedder names, else KUZYA_EMBEDDER's, else the default."""
+    return load_embedder(settings(embedder=spec).embedder)
 
 
 def _write(path: Path | None, result: dict[str, Any]) -> None:
@@ -38,19 +43,20 @@ def locomo(
     sleep: Annotated[
         bool, typer.Option("--sleep", help="Consolidate each conversation before the questions.")
     ] = False,
-    llm: LlmOption = None,
+    llm: ConsolidateLlmOption = None,
     json_out: JsonOut = None,
-    embedder: EmbedderOption = "use",
+    embedder: EmbedderOption = None,
 ) -> None:
     """Evidence recall within a word budget on LoCoMo files, beside a BM25 baseline."""
     from kuzya.bench.locomo import CATEGORIES, Consolidation, run
 
     consolidation = None
     if sleep or llm is not None:
-        consolidation = Consolidation(open_llm(settings(llm=llm)) if llm else None)
+        config = settings(sleep_llm=llm)
+        consolidation = Consolidation(config.load_llm(config.sleeps_with))
     result = run(
         files,
-        load_embedder(embedder),
+        _embedder(embedder),
         budget_words=budget_words,
         progress=lambda line: console.print(line),
         consolidation=consolidation,
@@ -88,14 +94,14 @@ def locomo(
 
 
 def _synthetic(
-    run: Callable[..., dict[str, Any]], episodes: int, embedder: str, **options: Any
+    run: Callable[..., dict[str, Any]], episodes: int, embedder: str | None, **options: Any
 ) -> dict[str, Any]:
     """A benchmark over N synthetic episodes in a temporary folder, with a progress bar."""
     with (
         tempfile.TemporaryDirectory(prefix="kuzya-bench-") as tmp,
         importing(episodes) as advance,
     ):
-        return run(episodes, load_embedder(embedder), Path(tmp), progress=advance, **options)
+        return run(episodes, _embedder(embedder), Path(tmp), progress=advance, **options)
 
 
 @bench_app.command("scale")
@@ -103,7 +109,7 @@ def scale(
     episodes: Annotated[int, typer.Option("--episodes", min=1)] = 100_000,
     queries: Annotated[int, typer.Option("--queries", min=1)] = 200,
     json_out: JsonOut = None,
-    embedder: EmbedderOption = "use",
+    embedder: EmbedderOption = None,
 ) -> None:
     """Import N synthetic episodes, then measure recall latency."""
     from kuzya.bench.scale import run
@@ -126,7 +132,7 @@ def forget(
     episodes: Annotated[int, typer.Option("--episodes", min=1)] = 100_000,
     deletes: Annotated[int, typer.Option("--deletes", min=1)] = 20,
     json_out: JsonOut = None,
-    embedder: EmbedderOption = "use",
+    embedder: EmbedderOption = None,
 ) -> None:
     """Import N synthetic episodes, then time deletes (each purging the store's files)
     and a full compact."""
@@ -157,14 +163,15 @@ def scenarios(
         bool, typer.Option("--strict", help="Recall mode: check every probe's expect_none.")
     ] = False,
     json_out: JsonOut = None,
-    embedder: EmbedderOption = "use",
+    embedder: EmbedderOption = None,
 ) -> None:
     """Replay multi-session scenarios (restart between sessions) and check the probes."""
     from kuzya.scenarios import evaluate
 
     if mode not in {"recall", "answer"}:
         raise typer.BadParameter("--mode is recall or answer")
-    model = open_llm(settings(llm=llm)) if mode == "answer" else None
+    config = settings(llm=llm)
+    model = config.load_llm(config.llm) if mode == "answer" else None
 
     def show(probe: Any) -> None:
         mark = "[green]pass[/green]" if probe.passed else "[red]FAIL[/red]"
@@ -172,7 +179,7 @@ def scenarios(
 
     result = evaluate(
         paths,
-        load_embedder(embedder),
+        _embedder(embedder),
         progress=show,
         llm=model,
         answer_mode=mode == "answer",
@@ -204,7 +211,7 @@ def groupchat(
     participants: Annotated[int, typer.Option("--participants", min=2, max=16)] = 12,
     subsets: Annotated[int, typer.Option("--subsets", min=1)] = 100,
     json_out: JsonOut = None,
-    embedder: EmbedderOption = "use",
+    embedder: EmbedderOption = None,
 ) -> None:
     """Parallel topics in one big group chat plus private side chats: topic precision@10,
     key-message recall within 400 words, and privacy checked item by item."""
@@ -212,7 +219,7 @@ def groupchat(
 
     with tempfile.TemporaryDirectory(prefix="kuzya-groupchat-") as tmp:
         result = run(
-            load_embedder(embedder),
+            _embedder(embedder),
             Path(tmp),
             messages=messages,
             participants=participants,

@@ -11,21 +11,22 @@ import typer
 
 from kuzya.assistant import Assistant
 from kuzya.cli.options import (
+    ConsolidateLlmOption,
     DbOption,
     EmbedderOption,
     LlmOption,
     NamespaceOption,
     NerOption,
+    SleepLlmOption,
     Viewers,
     console,
     ids,
-    open_llm,
     open_memory,
-    settings,
 )
 from kuzya.clock import utcnow
+from kuzya.config import settings
 from kuzya.facts.schema import ATTRIBUTES
-from kuzya.llm import is_small
+from kuzya.llm import LLM, is_small
 from kuzya.memory import Memory
 
 HELP = (
@@ -62,25 +63,38 @@ def _command(line: str, memory: Memory, user: str, present: list[str]) -> str | 
     return None
 
 
+def _consolidate(memory: Memory, sleeper: LLM | None) -> None:
+    """/end: consolidate the session, and say with what."""
+    report = memory.sleep()
+    calls = report.llm.get("calls", 0)
+    how = f"with {sleeper.name} (model calls: {calls})" if sleeper else "by rules"
+    console.print(f"session ended; consolidated {report.episodes} messages {how}")
+
+
 def chat(
     user: Annotated[str, typer.Option("--user", "-u", help="Who is talking.")],
     participants: Annotated[
         str | None, typer.Option("--participants", "-p", help="Everyone present (with --user).")
     ] = None,
     llm: LlmOption = None,
+    sleep_llm: SleepLlmOption = None,
     ner: NerOption = None,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
 ) -> None:
-    """Chat with an assistant that remembers across sessions and restarts."""
-    config = settings(db, namespace, embedder, llm)
-    model = open_llm(config)
+    """Chat with an assistant that remembers across sessions and restarts; sleep (at /end
+    and in the background) consolidates with the chat's model unless --sleep-llm says
+    otherwise."""
+    config = settings(llm=llm, sleep_llm=sleep_llm)
+    model = config.load_llm(config.llm)
+    sleeper = model if config.sleeps_with == config.llm else config.load_llm(config.sleeps_with)
     present = list(dict.fromkeys([user, *(ids(participants) if participants else [])]))
-    with open_memory(db, namespace, embedder, ner=ner) as memory:
+    with open_memory(db, namespace, embedder, sleeper or "none", ner) as memory:
         memory.start_worker()
         console.print(
-            f"[bold]kuzya chat[/bold] — {user} with {model.name if model else 'no LLM'} "
+            f"[bold]kuzya chat[/bold] — {user} with {model.name if model else 'no LLM'}, "
+            f"sleeping with {sleeper.name if sleeper else 'rules'} "
             f"({memory.stats()['episodes']} memories). /help for commands."
         )
         assistant = Assistant(memory, model, small_model=is_small(model))
@@ -100,20 +114,20 @@ def chat(
                         break
                     if action == "end":
                         assistant.flush()
-                        report = memory.sleep()
-                        console.print(f"session ended; consolidated {report.episodes} messages")
+                        _consolidate(memory, sleeper)
                         conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
                     assistant.prepare(conversation, present)  # /forget changes the profile
                     continue
                 reply = assistant.reply(line, conversation=conversation, participants=present)
-                console.print(f"[cyan]assistant>[/cyan] {reply.text}", highlight=False)
+                if reply.text:  # small talk may go unanswered
+                    console.print(f"[cyan]assistant>[/cyan] {reply.text}", highlight=False)
                 assistant.prepare(conversation, present)  # while the user reads and types
         finally:
             assistant.close()
 
 
 def sleep(
-    llm: LlmOption = None,
+    llm: ConsolidateLlmOption = None,
     ner: NerOption = None,
     now: Annotated[datetime | None, typer.Option("--now")] = None,
     db: DbOption = None,

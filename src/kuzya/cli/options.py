@@ -5,35 +5,52 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from kuzya.config import Settings
-from kuzya.llm import LLM, load_llm
+from kuzya.llm import LLM
 from kuzya.memory import Memory
-from kuzya.ner import ModelNER
 
 console = Console()
 
-DbOption = Annotated[Path | None, typer.Option("--db", help="Store file [env KUZYA_DB].")]
-NamespaceOption = Annotated[str | None, typer.Option("--namespace", "-n", help="Namespace.")]
+DbOption = Annotated[Path | None, typer.Option("--db", help="Store file (env KUZYA_DB).")]
+NamespaceOption = Annotated[
+    str | None, typer.Option("--namespace", "-n", help="Namespace (env KUZYA_NAMESPACE).")
+]
 EmbedderOption = Annotated[
-    str | None, typer.Option("--embedder", help="'use' (default) or 'st:<model>'.")
+    str | None,
+    typer.Option("--embedder", help="'use' (default) or 'st:<model>' (env KUZYA_EMBEDDER)."),
 ]
 LlmOption = Annotated[
     str | None,
     typer.Option(
         "--llm",
         help="'none', 'smollm2', 'qwen-1.5b', a .gguf path, or 'openai:<model>' "
-        "(server from KUZYA_LLM_BASE_URL, key from KUZYA_LLM_API_KEY) [env KUZYA_LLM].",
+        "(server from KUZYA_LLM_BASE_URL, key from KUZYA_LLM_API_KEY). Env KUZYA_LLM.",
+    ),
+]
+SleepLlmOption = Annotated[
+    str | None,
+    typer.Option(
+        "--sleep-llm",
+        help="The model sleep consolidates with, 'none' for rules only; default: the --llm "
+        "model. Env KUZYA_SLEEP_LLM.",
+    ),
+]
+ConsolidateLlmOption = Annotated[
+    str | None,
+    typer.Option(
+        "--llm",
+        help="The model to consolidate with, as for --llm of kuzya chat; 'none' for rules "
+        "only. Env KUZYA_SLEEP_LLM, else KUZYA_LLM.",
     ),
 ]
 NerOption = Annotated[
     bool | None,
-    typer.Option("--ner/--no-ner", help="Sleep runs spaCy / natasha NER [env KUZYA_NER]."),
+    typer.Option("--ner/--no-ner", help="Sleep runs spaCy / natasha NER (env KUZYA_NER)."),
 ]
 Participants = Annotated[
     str, typer.Option("--participants", "-p", help="Comma-separated ids of those present.")
@@ -44,42 +61,17 @@ Viewers = Annotated[
 ]
 
 
-def settings(
-    db: Path | None = None,
-    namespace: str | None = None,
-    embedder: str | None = None,
-    llm: str | None = None,
-    ner: bool | None = None,
-) -> Settings:
-    given: dict[str, Any] = {
-        key: value
-        for key, value in (("db", db), ("namespace", namespace), ("embedder", embedder),
-                           ("llm", llm), ("ner", ner))
-        if value is not None
-    }  # fmt: skip
-    return Settings(**given)
-
-
-def open_llm(config: Settings) -> LLM | None:
-    return load_llm(config.llm, base_url=config.llm_base_url, api_key=config.llm_api_key)
-
-
 def open_memory(
     db: Path | None,
     namespace: str | None,
     embedder: str | None,
-    llm: str | None = None,
-    ner: bool | None = None,
+    llm: str | LLM | None = "none",
+    ner: bool | None = False,
 ) -> Memory:
-    config = settings(db, namespace, embedder, llm, ner)
-    return Memory.open(
-        config.db,
-        namespace=config.namespace,
-        embedder=config.embedder,
-        durable=config.durable,
-        llm=open_llm(config) if llm is not None else None,
-        ner=ModelNER() if config.ner else None,
-    )
+    """The memory the options name (what they leave out comes from the environment);
+    `llm` and `ner` are what sleep uses (None: from the environment), so commands that
+    never sleep load neither."""
+    return Memory.open(db, namespace=namespace, embedder=embedder, llm=llm, ner=ner)
 
 
 def ids(value: str) -> list[str]:

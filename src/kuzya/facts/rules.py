@@ -104,12 +104,26 @@ def _statement(grammar: _Grammar, sentence: str) -> str:
     """The part of a sentence that states something: "" for a question; cut where a
     request to forget, a hypothetical or someone else's report begins."""
     sentence = _TAG_QUESTION.sub("", sentence)  # "I live in Lisbon, and you?"
-    if sentence.endswith("?") or grammar.QUESTION.search(sentence):
+    if _asks(grammar, sentence):
         return ""
     if (request := forget_rules.begins(sentence)) is not None:
         sentence = sentence[:request]
     guard = grammar.GUARD.search(sentence)
     return sentence[: guard.start()] if guard else sentence
+
+
+def _asks(grammar: _Grammar, sentence: str) -> bool:
+    return sentence.endswith("?") or grammar.QUESTION.search(sentence) is not None
+
+
+def is_question(text: str) -> bool:
+    """Whether a message asks something: one of its sentences is a question, a tag
+    question after a statement aside ("I live in Lisbon, and you?")."""
+    return any(
+        _asks(grammar, _TAG_QUESTION.sub("", grammar.normalise(sentence)))
+        for sentence in sentences(text)
+        for grammar in (_grammar(sentence),)
+    )
 
 
 def claims(text: str, speaker: str) -> list[Claim]:
