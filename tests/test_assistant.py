@@ -159,8 +159,9 @@ def test_the_assistants_own_past_replies_are_marked_as_its_words(memory: Memory)
 def test_people_come_before_the_assistants_replies(memory: Memory) -> None:
     def item(number: int, speaker: str, score: float) -> RecallItem:
         return RecallItem(
-            number, Kind.EPISODE, f"line {number}", score, speaker, "c", NOW, NOW, (number,)
-        )
+            number, Kind.EPISODE, f"line {number}", score, speaker, "c", NOW, NOW, (number,),
+            assistant=speaker == "assistant",
+        )  # fmt: skip
 
     recall = Recall(
         "q", (item(1, "assistant", 0.9), item(2, "ana", 0.8), item(3, "assistant", 0.7),

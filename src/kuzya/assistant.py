@@ -311,8 +311,8 @@ class Assistant:
         others = [i for i in recall.items if i.kind is not Kind.FACT]
         best = max((i.score for i in others), default=0.0)
         relevant = [i for i in others if i.score >= self.relevance * best]
-        said = [u for i in relevant if i.speaker != self.name and (u := _unstated(i, stated))]
-        own = [replace(i, speaker=f"{self.name} (you)") for i in relevant if i.speaker == self.name]
+        said = [u for i in relevant if not i.assistant and (u := _unstated(i, stated))]
+        own = [replace(i, speaker=f"{i.speaker} (you)") for i in relevant if i.assistant]
         kept = said[: self.max_items] + own[: min(self.own_replies, self.max_items - len(said))]
         return Recall(recall.query, tuple(facts + kept), recall.now)
 
