@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kuzya.common_words import zipf
 from kuzya.text import STOP_WORDS, stem
@@ -98,6 +99,7 @@ _TELLING = re.compile(
 _WEAK = re.compile(r" (?:is|was|has|had|был|была|было)\b")
 
 
+@lru_cache(maxsize=1 << 16)  # every word of every message is keyed: most words repeat
 def key(name: str) -> str:
     """What mentions of one entity share: the stems of its words ("Маше" ~ "Маша")."""
     words = re.findall(r"[^\W_]+", re.sub(r"['’]s\b", "", name.lower()).replace("ё", "е"))
