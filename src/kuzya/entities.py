@@ -1,9 +1,11 @@
 """Entity mentions on the hot path, English and Russian, without a model.
 
-Three rules find mentions in microseconds: names the store already knows (its
-gazetteer, matched on stems so that "Маша", "Маше" and "Машей" meet), relations that
-introduce a name ("my brother Leo", "моя сестра Маша", "a dog named Rex"), and capitalised
-words that do not start a sentence ("we flew to Oslo").
+Three rules find mentions in microseconds: names the store already knows, anywhere in a
+sentence (its gazetteer, matched on stems so that "Маша", "Маше" and "Машей" meet),
+relations that introduce a name ("my brother Leo", "моя сестра Маша", "a dog named Rex"),
+and capitalised words ("we flew to Oslo"). A capitalised word that starts a sentence is a
+name only when it is no everyday word of its language and the word after it reads as what
+follows a name ("Melanie started pottery", "Google offered me a job", "Оля переехала").
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
+from kuzya.common_words import zipf
 from kuzya.text import STOP_WORDS, stem
 
 _RELATIONS_EN = (
@@ -70,7 +74,32 @@ _NOT_NAMES = frozenset(
     ноябрь декабрь сегодня вчера завтра""".split()
 )
 
+# A word that starts a sentence: this common (Zipf) and it is no name however it is used;
+# below RARE, a verb after it is evidence enough, above only a telling one.
+COMMON = 5.0
+RARE = 4.0
+# Shapes of words that are no names: English adverbs, participles and abstract nouns;
+# Russian infinitives, reflexive verbs, adjectives, adverbs and abstract nouns.
+_NOT_NAME_SHAPE = re.compile(
+    r"\w{3,}(?:ly|ing|ed|ness|ity|tion|sion|ment|ship|ism)|"
+    r"[а-яё]{2,}(?:ть|ться|ся|сь|ешь|ишь|ый|ая|яя|ое|ее|ые|ие|ого|его|ому|ему|ом|ем|ью|"
+    r"но|ро|ко|мо|ние|ость|ство|ция|тие)"
+)
+# What may follow a name that starts a sentence. Telling: a verb of saying, a past tense, a
+# verb in the third person ("Leo lives", "Яндекс позвал", "Оля переехала"), an apposition
+# ("Кирилл, мой сосед"), "and I" ("Sarah and I"). Weak: a copula ("Oslo is", "Pottery is").
+_TELLING = re.compile(
+    r"(?:,? (?:said|says|told|asked|wants|lives|works|loves|likes|looks|sounds|thinks|knows|"
+    r"gets|got|makes|made|went|came|took|gave|left|won|bought|seems|plays|[a-z]{2,}ed)\b|"
+    r" and (?:I|me)\b|"
+    r",? [а-яё]+(?:ал|ял|ил|ел|ёл|ыл|ол|ул|ла|ло|ли|лся|лась|лось|лись|ет|ёт|ит|ут|ют|ат|ят)"
+    r"(?![а-яё])|, (?:my|our|мой|моя|мои|наш|наша)(?!\w)|"
+    r" и (?:я|мы)(?![а-яё]))"
+)
+_WEAK = re.compile(r" (?:is|was|has|had|был|была|было)\b")
 
+
+@lru_cache(maxsize=1 << 16)  # every word of every message is keyed: most words repeat
 def key(name: str) -> str:
     """What mentions of one entity share: the stems of its words ("Маше" ~ "Маша")."""
     words = re.findall(r"[^\W_]+", re.sub(r"['’]s\b", "", name.lower()).replace("ё", "е"))
@@ -159,13 +188,38 @@ def _my_relations(text: str, gazetteer: Mapping[str, str]) -> Found:
     return found
 
 
+def _opens_name(word: str, after: str, text: str) -> bool:
+    """Whether a capitalised word that starts a sentence is a name, by what it is and by
+    the words after it: no stop word, relation or everyday word, not shaped like a verb or
+    an adverb, not written in lower case elsewhere in the text, and followed by what
+    follows a name. The cheap tests come first: most such words are everyday ones."""
+    lowered = re.sub(r"['’]s$", "", word.lower())
+    if not _is_name(lowered):
+        return False
+    frequency = zipf(lowered)
+    if frequency >= COMMON:
+        return False
+    if not _TELLING.match(after):
+        weak = word.endswith(("'s", "’s")) or _WEAK.match(after)  # "Nature's", "Pottery is"
+        if frequency >= RARE or not weak:
+            return False
+    return not (
+        lowered in _RELATIONS_EN
+        or _relation(lowered) != lowered
+        or _NOT_NAME_SHAPE.fullmatch(lowered)
+        or (lowered.endswith("s") and zipf(lowered[:-1]) >= RARE)  # "Pets", "Lots"
+        or lowered in re.findall(r"(?<![\w'’-])[a-zа-яё][\w'’-]*", text)
+    )
+
+
 def _capitalised(text: str) -> Found:
     found = []
     for match in _CAPITALISED.finditer(text):
         words = match.group(1).split()
         before = text[max(0, match.start() - 32) : match.start()]  # what the start depends on
-        if _SENTENCE_START.search(before) and not _TITLE.search(before):
-            words = words[1:]  # a capital that starts a sentence says nothing
+        starts = _SENTENCE_START.search(before) and not _TITLE.search(before)
+        if starts and not _opens_name(words[0], text[match.end() : match.end() + 32], text):
+            words = words[1:]
         while words and not _is_name(words[0]):
             words = words[1:]
         if words:

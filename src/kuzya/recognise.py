@@ -1,6 +1,6 @@
 """The sleep job "entities": a NER model reads what was said since its cursor, links
-each message to the names the hot-path rules missed ("Oslo is cold", "Лена работает в
-Газпроме", "St. Mary's Hospital") and tells people, places and organisations apart.
+each message to the names the hot-path rules missed ("Oslo is cold", "Наташа вчера
+звонила", "St. Mary's Hospital") and tells people, places and organisations apart.
 
 The job has its own cursor and adding a link twice is a no-op, so it is idempotent.
 The assistant's own turns are skipped. A name that is part of one the rules found

@@ -134,6 +134,74 @@ def test_unknown_names_inside_a_sentence(text: str, expected: set[Triple]) -> No
     assert found(text) == expected
 
 
+# -- names that start a sentence ---------------------------------------------------------------
+
+# A capitalised word that starts a sentence is a name when it is no everyday word and the
+# word after it reads as what follows a name: people, companies and places, EN and RU.
+SENTENCE_START: list[tuple[str, set[Triple]]] = [
+    ("Melanie started pottery last week.", {("Melanie", "melanie", None)}),
+    ("Sarah and I went hiking on Saturday.", {("Sarah", "sarah", None)}),
+    ("Leo lives in Oslo.", {("Leo", "leo", None), ("Oslo", "oslo", None)}),
+    ("Google offered me a job.", {("Google", "google", None)}),
+    ("Amazon rejected my application.", {("Amazon", "amazon", None)}),
+    ("Spotify hired my sister.", {("Spotify", "spotify", None)}),
+    ("Barcelona sounds amazing.", {("Barcelona", "barcelona", None)}),
+    ("Lisbon looked lovely in May.", {("Lisbon", "lisbon", None)}),
+    ("Оля переехала в Казань.", {("Оля", "ол", None), ("Казань", "казан", None)}),
+    ("Аня и я ходили в кино.", {("Аня", "ан", None)}),
+    ("Кирилл, мой сосед, продаёт машину.", {("Кирилл", "кирилл", None)}),
+    ("Яндекс позвал меня на собеседование.", {("Яндекс", "яндекс", None)}),
+    ("Сбербанк поднял ставки.", {("Сбербанк", "сбербанк", None)}),
+    ("Новосибирск встретил нас морозом.", {("Новосибирск", "новосибирск", None)}),
+    ("Yesterday Melanie called.", {("Melanie", "melanie", None)}),
+]  # fmt: skip
+
+# Everyday words, verbs, adverbs and nouns that start a sentence are no names, whatever
+# follows them.
+NOT_SENTENCE_START = [
+    "Yesterday I went home.",
+    "The dentist moved my appointment.",
+    "Thanks for the tip.",
+    "Booked the flights! Visiting my brother.",
+    "Dinner was great.",
+    "Nature is amazing.",
+    "Pets are great.",
+    "Pottery is fun, I love pottery.",
+    "Сегодня был отличный день.",
+    "Спасибо за помощь!",
+    "Вчера ходили в кино.",
+    "Собеседование прошло хорошо!",
+    "Записался на курсы гончарного мастерства.",
+    "Стоматолог опять перенёс мой приём.",
+    "Мама переехала к нам.",
+    "Соседская собака лаяла всю ночь.",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SENTENCE_START)
+def test_names_that_start_a_sentence(text: str, expected: set[Triple]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize("text", NOT_SENTENCE_START)
+def test_everyday_words_that_start_a_sentence_are_no_names(text: str) -> None:
+    assert found(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "known"),
+    [("Leo is tired.", gazetteer("Leo")),  # nothing after "Leo" says it is a name
+     ("Caroline!", gazetteer("Caroline")),
+     ("Москва сегодня холодная.", gazetteer("Москва")),
+     ("Paris was lovely.", gazetteer("Paris"))],
+)  # fmt: skip
+def test_a_known_name_is_found_at_the_start_of_any_sentence(
+    text: str, known: dict[str, str]
+) -> None:
+    assert found(text) == set()
+    assert {m.key for m in mentions(text, known)} == set(known)
+
+
 # -- multi-word names -------------------------------------------------------------------------
 
 MULTI_WORD: list[tuple[str, set[Triple]]] = [

@@ -36,40 +36,26 @@ GROUP = ["ana", "bob", "kuzya"]
 LOCOMO = Path("/work/shared/locomo")
 
 # (message, the name the model adds, its kind): the rules miss each of these names
-# because it starts the message, or find only part of it.
+# because it starts the message with nothing after it that says it is a name ("Paris was",
+# "Наташа вчера"), or is so common a word that only a telling verb would do ("Ольга"), or
+# they find only part of it.
 MISSED = [
-    ("Melanie painted a sunset last night.", "Melanie", "person"),
-    ("Jessica called me after work.", "Jessica", "person"),
-    ("Sarah and I went hiking on Saturday.", "Sarah", "person"),
-    ("Daniel got a new job!", "Daniel", "person"),
-    ("Barack Obama visited the school.", "Barack Obama", "person"),
     ("Paris was lovely in the spring.", "Paris", "place"),
     ("London is so expensive these days.", "London", "place"),
     ("Tokyo was amazing, we ate ramen every day.", "Tokyo", "place"),
     ("Chicago is windy this time of year.", "Chicago", "place"),
     ("Canada is beautiful in autumn.", "Canada", "place"),
     ("I went to St. Mary's Hospital yesterday.", "St. Mary's Hospital", "place"),
-    ("Microsoft announced layoffs today.", "Microsoft", "org"),
-    ("Amazon delivered the package late.", "Amazon", "org"),
-    ("Netflix raised its prices again.", "Netflix", "org"),
-    ("Toyota recalled our car.", "Toyota", "org"),
     ("My aunt works at the Bank of America downtown.", "Bank of America", "org"),
-    ("Лена работает в Газпроме.", "Лена", "person"),
-    ("Петя переехал в Казань.", "Петя", "person"),
     ("Наташа вчера звонила.", "Наташа", "person"),
     ("Ольга пригласила нас на ужин.", "Ольга", "person"),
-    ("Дима купил новую машину.", "Дима", "person"),
     ("Иван Петров стал нашим директором.", "Иван Петров", "person"),
     ("Москва сегодня очень холодная.", "Москва", "place"),
-    ("Новосибирск встретил нас морозом.", "Новосибирск", "place"),
     ("Киев очень красивый город.", "Киев", "place"),
     ("Берлин мне очень понравился.", "Берлин", "place"),
-    ("Сбербанк поднял ставки.", "Сбербанк", "org"),
-    ("Яндекс открыл новый офис.", "Яндекс", "org"),
-    ("Аэрофлот отменил наш рейс.", "Аэрофлот", "org"),
-    ("Лукойл открыл заправку рядом с домом.", "Лукойл", "org"),
 ]
-# Names the rules found (as the generic "name"), which the model types.
+# Names the rules found (as the generic "name"), which the model types: inside a sentence,
+# or starting one with a verb after them.
 TYPED = [
     ("We flew to Oslo in May.", "Oslo", "place"),
     ("I moved to Berlin last year.", "Berlin", "place"),
@@ -77,6 +63,23 @@ TYPED = [
     ("Я теперь работаю в Газпроме.", "Газпроме", "org"),
     ("Мы летали в Казань на выходных.", "Казань", "place"),
     ("Вчера видел Машу в парке.", "Машу", "person"),
+    ("Melanie painted a sunset last night.", "Melanie", "person"),
+    ("Jessica called me after work.", "Jessica", "person"),
+    ("Sarah and I went hiking on Saturday.", "Sarah", "person"),
+    ("Daniel got a new job!", "Daniel", "person"),
+    ("Barack Obama visited the school.", "Barack Obama", "person"),
+    ("Microsoft announced layoffs today.", "Microsoft", "org"),
+    ("Amazon delivered the package late.", "Amazon", "org"),
+    ("Netflix raised its prices again.", "Netflix", "org"),
+    ("Toyota recalled our car.", "Toyota", "org"),
+    ("Лена работает в Газпроме.", "Лена", "person"),
+    ("Петя переехал в Казань.", "Петя", "person"),
+    ("Дима купил новую машину.", "Дима", "person"),
+    ("Новосибирск встретил нас морозом.", "Новосибирск", "place"),
+    ("Сбербанк поднял ставки.", "Сбербанк", "org"),
+    ("Яндекс открыл новый офис.", "Яндекс", "org"),
+    ("Аэрофлот отменил наш рейс.", "Аэрофлот", "org"),
+    ("Лукойл открыл заправку рядом с домом.", "Лукойл", "org"),
 ]
 
 
@@ -186,8 +189,8 @@ def test_the_report_counts_links_and_kinds(
     assert report.ner_mentions == len(memory.entities()) - len(before)
     # mentions typed: one per case, and a few more where a message names two
     assert len(MISSED) + len(TYPED) <= report.typed <= len(MISSED) + len(TYPED) + 4
-    # a name the rules found in part stays as they found it ("Obama", "Bank", "America")
-    assert {"obama", "bank", "america", "mary hospital"} <= set(before) <= set(by_key(memory))
+    # a name the rules found in part stays as they found it ("Петров", "Bank", "America")
+    assert {key("Петров"), "bank", "america", "mary hospital"} <= set(before) <= set(by_key(memory))
 
 
 def test_language_is_told_by_the_script() -> None:
@@ -217,7 +220,7 @@ def test_the_assistants_turns_are_not_read(memory: Memory) -> None:
 
 def test_without_a_model_the_job_is_skipped(tmp_path: Path) -> None:
     with Memory.open(tmp_path / "r.db", namespace="t", embedder=HashEmbedder()) as memory:
-        memory.remember("Melanie painted a sunset.", speaker="ana", time=T0)
+        memory.remember("Natalie will paint a sunset.", speaker="ana", time=T0)
         report = memory.sleep(now=LATER)
         assert (report.ner_mentions, report.typed, memory.entities()) == (0, 0, [])
         assert memory.store.job_position(memory.namespace, JOB) == 0
@@ -227,12 +230,12 @@ def test_without_a_model_the_job_is_skipped(tmp_path: Path) -> None:
 
 
 def test_sleeping_twice_changes_nothing(memory: Memory) -> None:
-    for i, (text, _, _) in enumerate([*MISSED[:8], *MISSED[-8:], *TYPED]):
+    for i, (text, _, _) in enumerate([*MISSED, *TYPED]):
         memory.remember(text, speaker="ana", time=T0 + timedelta(minutes=i))
     first = memory.sleep(now=LATER)
     after = graph(memory)
     second = memory.sleep(now=LATER)
-    assert first.ner_mentions == 16 and (second.ner_mentions, second.typed) == (0, 0)
+    assert first.ner_mentions == len(MISSED) and (second.ner_mentions, second.typed) == (0, 0)
     assert graph(memory) == after
 
     # and the store adds the same mentions only once, whoever asks
@@ -244,7 +247,7 @@ def test_sleeping_twice_changes_nothing(memory: Memory) -> None:
 
 
 def test_new_pairs_are_associated_once(memory: Memory) -> None:
-    memory.remember("Jessica moved to Oslo with Tom.", speaker="ana", participants=DM, time=T0)
+    memory.remember("Jessica is moving to Oslo with Tom.", speaker="ana", participants=DM, time=T0)
     dm = json.dumps(DM)  # the audience's key in the store
     assert edges(memory) == {(dm, "oslo", "tom"): 1.0}  # the rules' pair
     memory.sleep(now=T0)
@@ -256,7 +259,7 @@ def test_new_pairs_are_associated_once(memory: Memory) -> None:
 
 
 def test_an_association_added_in_a_dm_is_not_walked_for_a_group(memory: Memory) -> None:
-    dm = memory.remember("Jessica moved to Oslo with Tom.", speaker="ana", conversation="dm",
+    dm = memory.remember("Jessica is moving to Oslo with Tom.", speaker="ana", conversation="dm",
                          participants=DM, time=T0)  # fmt: skip
     opera = memory.remember(
         "The Oslo opera house has a marble roof you can walk on.", speaker="bob",
