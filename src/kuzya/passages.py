@@ -19,8 +19,26 @@ from kuzya.model import RecallItem
 from kuzya.text import terms
 
 TERM_WEIGHT = 1.0  # a sentence holding every query term gains this much over its cosine
+PASSAGE_WORDS = 80  # a message longer than this is compared with a query passage by passage
 MIN_WORDS = 30  # a message cut shorter than this says too little
 CONTEXT_WEIGHT = 0.3  # share of the neighbouring sentences' score a sentence inherits
+
+
+def best_cosine(text: str, query_vector: np.ndarray, embedder: Embedder) -> float:
+    """The cosine of the passage of `text` (a run of sentences of about `PASSAGE_WORDS`
+    / 2 words) most similar to the query."""
+    windows = [" ".join(w) for w in _windows(_pieces(text, PASSAGE_WORDS // 2), PASSAGE_WORDS // 2)]
+    return float(np.max(embedder.embed(windows) @ query_vector))
+
+
+def _windows(pieces: Sequence[str], words: int) -> list[list[str]]:
+    """Consecutive pieces in runs of about `words` words."""
+    runs: list[list[str]] = [[]]
+    for piece in pieces:
+        if runs[-1] and len(" ".join([*runs[-1], piece]).split()) > words:
+            runs.append([])
+        runs[-1].append(piece)
+    return runs
 
 
 def item_cap(budget_words: int, share: float) -> int:
@@ -48,11 +66,16 @@ def cut(
     room = max_words - len(replace(item, text="", events=()).line().split())  # the speaker
     chosen: set[int] = set()
     used = 0
-    for index in np.argsort(-scores, kind="stable"):
-        words = len(parts[index].split())
-        if used + words <= room:
-            chosen.add(int(index))
-            used += words
+    for best in np.argsort(-scores, kind="stable"):
+        # a clause goes with the rest of its sentence where that fits ("then 'Piranesi',"
+        # is followed by "and we finish with 'Demon Copperhead'")
+        index = int(best)
+        while index not in chosen and used + len(parts[index].split()) <= room:
+            chosen.add(index)
+            used += len(parts[index].split())
+            if _SENTENCE_END.search(parts[index]) or index + 1 == len(parts):
+                break
+            index += 1
     if not chosen:  # even the best piece is too long: its first words
         best = int(np.argmax(scores))
         return replace(item, text=" ".join(parts[best].split()[: max(room, 5)]) + " …", events=())
@@ -69,6 +92,8 @@ def _passage(item: RecallItem, parts: Sequence[str], chosen: set[int]) -> Recall
 
 
 _CLAUSE = re.compile(r"(?<=[,;:—])\s+")
+_QUESTION = re.compile(r"\?[\"'»”)]*$")
+_SENTENCE_END = re.compile(r"[.!?…][\"'»”)]*$")
 
 
 def _pieces(text: str, longest: int) -> list[str]:
@@ -118,9 +143,11 @@ def _joined(parts: Sequence[str], chosen: Sequence[int]) -> str:
 
 
 def low_content(text: str) -> bool:
-    """A turn that states next to nothing ("Wow!", "lol", "👍", "How about you?"): fewer
-    than two distinct terms."""
-    return len(set(terms(text))) < 2
+    """A turn that states nothing: fewer than two distinct terms ("Wow!", "lol", "👍"), or
+    nothing but questions ("Where did you go in May?" asks, it does not tell)."""
+    if len(set(terms(text))) < 2:
+        return True
+    return all(_QUESTION.search(sentence) for sentence in sentences(text))
 
 
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\s+(?=\[)")  # an image caption "[...]" counts as one

@@ -58,7 +58,7 @@ class RecallSettings:
     # Packed turns drop sentences with fewer than this many distinct terms and questions
     # back ("Wow!", "Thanks, Jun!", "How about you?"), so more turns fit the budget; 0 keeps all.
     sentence_terms: int = 2
-    item_share: float = 0.25  # a message longer than this share of the budget is cut
+    item_share: float = 0.4  # a message longer than this share of the budget is cut
     working_turns: int = 6  # working-memory window of the conversation
     fact_k: int = 5  # facts put before the episodes, at most
     fact_cosine: float = 0.35  # a fact this similar to the query is relevant
@@ -160,9 +160,10 @@ def run(
             namespace, window.start, window.end, participants, settings.window_k
         )
         sources.append((hits, settings.window_weight))
-    scores = fuse(sources)
-    episodes = {e.id: e for e in store.fetch(namespace, list(scores), participants)}
-    scores = {item: s for item, s in scores.items() if item in episodes}
+    candidates = {item for hits, _ in sources for item, _ in hits}
+    episodes = {e.id: e for e in store.fetch(namespace, sorted(candidates), participants)}
+    sources[0] = (_by_passage(sources[0][0], episodes, query, embedder), settings.dense_weight)
+    scores = {item: s for item, s in fuse(sources).items() if item in episodes}
     _add_graph(store, namespace, query, scores, episodes, participants, now, settings)
     best = sorted(scores, key=lambda i: -scores[i])[: settings.context_of]
     for turn in store.neighbours(
@@ -196,6 +197,19 @@ def run(
     chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words,
                    settings, shortened)  # fmt: skip
     return Recall(query=query_text, items=tuple(chosen), now=now)
+
+
+def _by_passage(
+    dense: Sequence[Hit], episodes: dict[int, Episode], query: Query, embedder: Embedder
+) -> list[Hit]:
+    """Dense hits where a long message counts as its best passage: one vector for a long
+    message blurs the fact in its middle (a candidate from any source is scored so)."""
+    cosine = dict(dense)
+    for item, episode in episodes.items():
+        if len(episode.content.split()) > passages.PASSAGE_WORDS:
+            best = passages.best_cosine(episode.content, query.vector, embedder)
+            cosine[item] = max(cosine.get(item, -1.0), best)
+    return sorted(cosine.items(), key=lambda hit: -hit[1])
 
 
 def _facts(

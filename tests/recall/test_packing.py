@@ -74,7 +74,9 @@ def test_small_talk_ranks_below_content(memory: Memory) -> None:
 
 
 def test_low_content_turns() -> None:
-    for text in ("Wow!", "lol", "👍", "How about you?", "Thanks, Jun!", "Спасибо!", "А ты?"):
+    for text in ("Wow!", "lol", "👍", "How about you?", "Thanks, Jun!", "Спасибо!", "А ты?",
+                 "Where did Mika move in May?", "Куда переехала Мика? В Тверь?"):  # fmt: skip
         assert low_content(text), text
-    for text in ("I moved to Lisbon in May.", "Where did Mika move in May?", "Я переехал в Тверь."):
+    for text in ("I moved to Lisbon in May.", "Did you know? Mika moved to Tver.",
+                 "Я переехал в Тверь."):  # fmt: skip
         assert not low_content(text), text
