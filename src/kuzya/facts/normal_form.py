@@ -92,6 +92,7 @@ def _noun(word: str, adjectives: list[Parse]) -> Parse | None:
     return None
 
 
+@lru_cache(maxsize=65536)
 def nominative(phrase: str) -> str:
     """The phrase with its head noun in the nominative and its adjectives agreeing."""
     stripped = phrase.strip(_QUOTES)
