@@ -79,8 +79,10 @@ _SYSTEM = (
     "themselves or people they name, as JSON. Attributes: {attributes}; for anything "
     "else a speaker keeps doing, avoids or plans, name the attribute yourself in short "
     "snake_case (usual_order for what they always order, favourite_band, job_title). "
-    "Repeated orders or habits are facts too. Use the speaker's name as subject when "
-    "they say 'I'. Only facts stated as true, not "
+    "What a speaker orders as usual or every time is a fact: [3] ana: the usual "
+    'flat white, please -> {{"message": 3, "subject": "ana", "attribute": '
+    '"usual_order", "value": "flat white"}}. Use the speaker\'s name as subject '
+    "when they say 'I'. Only facts stated as true, not "
     "questions, wishes or jokes; set negated=true when a message says a fact stopped "
     "being true. List the messages in which a speaker asks you to forget or delete "
     "something they said (forget: message number and what). Also write a short summary "
