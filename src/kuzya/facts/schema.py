@@ -105,7 +105,7 @@ ATTRIBUTES: dict[str, Attribute] = {
     )
 }
 
-OPEN_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+){0,4}")
+OPEN_NAME = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+){0,4}")  # a plain group: llama.cpp grammars
 OPEN_NAME_LENGTH = 40
 OPEN_PENALTY = 5  # an open attribute ranks below the catalogue's of its category
 _CATEGORY_WORDS = {
