@@ -11,7 +11,8 @@ import pytest
 
 from kuzya.facts.extract import Extraction
 from kuzya.facts.schema import ATTRIBUTES
-from kuzya.llm.llama import LlamaCpp, llama_cpp_module
+from kuzya.llm.llama import LlamaCpp
+from kuzya.llm.models import llama_cpp_module
 from kuzya.memory import Memory
 from kuzya.testing import HashEmbedder
 
