@@ -188,7 +188,7 @@ def _year_of(anchor: datetime, month: int, day: int, future: bool) -> int:
 
 
 _FUTURE = re.compile(
-    r"(?<!\w)(will|going to|gonna|plan(?:ning)? to|next|upcoming|soon)(?!\w)|'ll(?!\w)|"
+    r"(?<!\w)(will|going to|gonna|plan|plans|planning|next|upcoming|soon)(?!\w)|'ll(?!\w)|"
     r"(?<!\w)(буду|будет|будем|собираюсь|планирую|планируем|поеду|пойду)(?!\w)",
     re.IGNORECASE,
 )

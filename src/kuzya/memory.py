@@ -18,7 +18,7 @@ from kuzya.facts import rules
 from kuzya.facts.claims import DIGEST
 from kuzya.facts.claims import record as record_claims
 from kuzya.facts.extract import rule_claims
-from kuzya.facts.schema import ATTRIBUTES, Forget
+from kuzya.facts.schema import ATTRIBUTES, Forget, known
 from kuzya.facts.view import FactViews
 from kuzya.forgetting import Eraser, Forgotten
 from kuzya.llm.base import LLM
@@ -437,8 +437,11 @@ class Memory:
         who = validate.name(subject, "subject")
         if attribute is None and about is None and not everything:
             raise InvalidInput("forget needs attribute=, about=, or everything=True")
-        if attribute is not None and attribute not in ATTRIBUTES:
-            raise InvalidInput(f"unknown attribute {attribute!r}; known: {', '.join(ATTRIBUTES)}")
+        if attribute is not None and not known(attribute):
+            raise InvalidInput(
+                f"unknown attribute {attribute!r}: name one of {', '.join(ATTRIBUTES)}, "
+                "or an open attribute in short snake_case (usual_order)"
+            )
         request = Forget(who, attribute, None if about is None else validate.text(about, "about"))
         scope = [who] if participants is None else validate.names(participants, "participants")
         done = self.eraser.forget(request, scope, validate.actor(actor))

@@ -147,8 +147,10 @@ class Fact:
     `valid_from` / `valid_to` say when it was true in the world (a newer contradicting
     statement closes `valid_to`, and `ended_by` names its memory); `recorded_at` when
     Kuzya learned it. `strength` counts the messages that stated it; `sources` are their
-    episode ids, and the audience is the intersection of theirs. The id is that of the
-    claim that opened it.
+    episode ids, and the audience is the intersection of theirs. `confidence` grows with
+    every statement, twice as fast for one said as a habit ("I always order ramen"): the
+    weight w of the statements gives w / (w + 1), so 0.5 for one plain statement and 0.94
+    for fifteen. The id is that of the claim that opened it.
     """
 
     id: int
@@ -160,6 +162,7 @@ class Fact:
     priority: int
     audience: frozenset[str]
     strength: int
+    confidence: float
     valid_from: datetime
     valid_to: datetime | None
     recorded_at: datetime

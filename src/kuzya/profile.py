@@ -27,9 +27,9 @@ class Profile:
 
 
 def build(subject: str, facts: Sequence[Fact]) -> Profile:
-    """Current facts of the subject, by priority, then strength, then most recent."""
+    """Current facts of the subject, by priority, then confidence, then most recent."""
     ordered = sorted(
         (f for f in facts if f.current and f.subject == subject),
-        key=lambda f: (-f.priority, -f.strength, -f.valid_from.timestamp(), f.id),
+        key=lambda f: (-f.priority, -f.confidence, -f.valid_from.timestamp(), f.id),
     )
     return Profile(subject, tuple(ordered))

@@ -4,7 +4,10 @@ conversations kept together, model inventions dropped, junk never half-written."
 from __future__ import annotations
 
 import json
+import logging
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from kuzya.facts.extract import chunks, digest, parts
 from kuzya.memory import Memory
@@ -64,7 +67,7 @@ def test_model_facts_are_checked_against_the_chunk(hash_memory: Memory) -> None:
         "facts": [
             {"message": 0, "subject": "I", "attribute": "pet", "value": "parrot Kiwi"},
             {"message": 7, "subject": "ana", "attribute": "pet", "value": "ghost"},
-            {"message": 1, "subject": "bo", "attribute": "favourite_planet", "value": "Mars"},
+            {"message": 1, "subject": "bo", "attribute": "Favourite Planet!", "value": "Mars"},
             {"message": 1, "subject": "", "attribute": "likes", "value": "x"},
         ],
         "summaries": [
@@ -144,3 +147,41 @@ def test_a_forget_request_only_the_model_understood_is_carried_out(hash_memory: 
     assert [e.id for e in sleeping.get_all(participants=["ana"])] == [said.id]
     assert asked.id not in {e.id for e in sleeping.get_all()}
     assert [f.value for f in sleeping.facts(subject="ana")] == ["jazz"]
+
+
+def test_open_attributes_from_the_model_are_kept_and_bad_names_skipped_in_one_line(
+    hash_memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    stored = [
+        hash_memory.remember("The usual, please: tonkotsu ramen.", speaker="ana", time=T0),
+        hash_memory.remember("I live in Oslo.", speaker="ana", time=T0),
+    ]
+    answer = {
+        "facts": [
+            {"message": 0, "subject": "ana", "attribute": "usual_order", "value": "tonkotsu ramen"},
+            {"message": 0, "subject": "ana", "attribute": "favourite_noodle", "value": "ramen"},
+            {"message": 0, "subject": "ana", "attribute": "Usual Order!", "value": "x"},
+            {"message": 0, "subject": "ana", "attribute": "a" * 60, "value": "y"},
+        ],
+        "summaries": [{"conversation": "default", "summary": "Ana ordered ramen."}],
+    }
+    llm = ScriptedLLM([json.dumps(answer)])
+    with caplog.at_level(logging.WARNING, logger="kuzya.facts.extract"):
+        result = digest(stored, llm)
+    claims = {(f.claim.attribute, f.claim.value, f.origin) for f in result.found}
+    assert claims == {
+        ("lives_in", "Oslo", "rules"),  # nothing lost: the rules' claims,
+        ("usual_order", "tonkotsu ramen", "llm:scripted"),  # the model's good facts,
+        ("favourite_noodle", "ramen", "llm:scripted"),
+    }
+    assert result.summaries == {"default": "Ana ordered ramen."}  # and its summary
+    assert len(llm.calls) == 1  # a bad name is no reason to ask again
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert "2 facts with unusable fields skipped" in line and "\n" not in line
+    assert "Usual Order!" in line
+
+
+def test_a_plan_is_dated_when_it_was_said(hash_memory: Memory) -> None:
+    stored = [hash_memory.remember("I'm planning a trip to Spain in July", speaker="ana", time=T0)]
+    (found,) = digest(stored, None).found
+    assert found.claim.value == "travel to Spain in July (July 2026)"

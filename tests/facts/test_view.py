@@ -5,7 +5,7 @@ only for those who may see it."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -159,7 +159,7 @@ def test_a_private_negation_does_not_end_the_groups_fact(hash_memory: Memory) ->
 def test_unknown_attribute_and_empty_value_are_ignored(hash_memory: Memory) -> None:
     episode = said(hash_memory, "whatever", T1)
     found = [
-        Found(episode, Claim("ana", "favourite_planet", "Mars"), "llm:x"),
+        Found(episode, Claim("ana", "Favourite Planet", "Mars"), "llm:x"),
         Found(episode, Claim("ana", "likes", " ... "), "llm:x"),
     ]
     assert record(hash_memory.store, hash_memory.namespace, hash_memory.embedder, found) == 0
@@ -202,3 +202,28 @@ def test_fact_search_follows_the_view(hash_memory: Memory) -> None:
     ours = hash_memory.views.view(["bo", "ana"]).search(vector, 10)
     assert [f.value for f, _ in ours] == ["shellfish"]
     assert hash_memory.views.view(["cy"]).search(vector, 10) == []
+
+
+def test_repetition_and_always_raise_confidence(hash_memory: Memory) -> None:
+    orders = [
+        said(hash_memory, "Spicy miso ramen with an extra egg, please", T1 + timedelta(days=d))
+        for d in range(15)
+    ]
+    for episode in orders:
+        claim(hash_memory, episode, "usual_order", "spicy miso ramen with an extra egg")
+    once = said(hash_memory, "My usual is a flat white", T2)
+    claim(hash_memory, once, "usual_order", "flat white")
+    always = said(hash_memory, "I always get the matcha latte", T2)
+    claim(hash_memory, always, "usual_order", "matcha latte", emphatic=True)
+    facts = {f.value: f for f in hash_memory.facts(subject="ana")}
+    ramen, flat_white, matcha = (
+        facts["spicy miso ramen with an extra egg"],
+        facts["flat white"],
+        facts["matcha latte"],
+    )
+    assert (ramen.strength, flat_white.strength, matcha.strength) == (15, 1, 1)
+    assert flat_white.confidence == 0.5 < matcha.confidence < ramen.confidence
+    assert matcha.confidence == pytest.approx(2 / 3, abs=1e-3)
+    assert ramen.confidence == pytest.approx(15 / 16, abs=1e-3)
+    profile = [f.value for f in hash_memory.profile("ana").facts]
+    assert profile[0] == "spicy miso ramen with an extra egg"  # the most confident first

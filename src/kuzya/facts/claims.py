@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kuzya.embed.base import Embedder
-from kuzya.facts.schema import ATTRIBUTES, Claim
+from kuzya.facts.schema import Claim, attribute, known
 from kuzya.model import Episode
 from kuzya.store.base import ClaimStore, NewClaim
 from kuzya.text import terms
@@ -22,6 +22,19 @@ def value_key(value: str) -> str:
     return " ".join(sorted(set(terms(value)))) or " ".join(re.findall(r"\w+", value.lower()))
 
 
+def dated(claim: Claim, episode: Episode) -> Claim:
+    """A plan with the dates its time phrases meant when it was said ("trip to Spain in
+    July" said in March 2026 -> "... in July (July 2026)"): a claim has no time of its
+    own, so the resolved date goes into the value, where "next week" keeps its meaning."""
+    if not known(claim.attribute) or attribute(claim.attribute).category != "plans":
+        return claim
+    value = claim.value.lower()
+    labels = [s.label() for s in episode.events if s.phrase.lower() in value]
+    if not labels:
+        return claim
+    return replace(claim, value=f"{claim.value} ({', '.join(dict.fromkeys(labels))})")
+
+
 @dataclass(frozen=True)
 class Found:
     """A claim and the episode that stated it."""
@@ -32,8 +45,9 @@ class Found:
 
 
 def record(store: ClaimStore, namespace: str, embedder: Embedder, found: Sequence[Found]) -> int:
-    """Store the claims of known attributes with a value; returns how many were new."""
-    usable = [f for f in found if f.claim.attribute in ATTRIBUTES and value_key(f.claim.value)]
+    """Store the claims of catalogue or open attributes with a value; returns how many
+    were new."""
+    usable = [f for f in found if known(f.claim.attribute) and value_key(f.claim.value)]
     if not usable:
         return 0
     vectors = embedder.embed(
@@ -53,6 +67,7 @@ def record(store: ClaimStore, namespace: str, embedder: Embedder, found: Sequenc
                 origin=f.origin,
                 vector=vectors[number],
                 own_vector=vectors[len(usable) + number],
+                emphatic=f.claim.emphatic,
             )
             for number, f in enumerate(usable)
         ],

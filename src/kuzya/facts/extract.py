@@ -4,16 +4,19 @@ chunk when a model is configured (the same call also summarises the chunk for th
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from kuzya.errors import LLMError
 from kuzya.facts import rules
-from kuzya.facts.claims import Found
-from kuzya.facts.schema import ATTRIBUTES, Claim, Forget
+from kuzya.facts.claims import Found, dated
+from kuzya.facts.schema import ATTRIBUTES, OPEN_NAME, OPEN_NAME_LENGTH, Claim, Forget
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.llm.structured import structured
 from kuzya.model import Episode, is_assistant
@@ -22,12 +25,17 @@ from kuzya.text import terms
 CHUNK = 60  # messages per LLM call (about 2,000 tokens of a conversation)
 CHUNK_WORDS = 1_500  # words per LLM call, at most
 PART_WORDS = 300  # a message longer than this goes to the model in parts
+log = logging.getLogger(__name__)
 
 
 class ExtractedFact(BaseModel):
     message: int = Field(description="number of the message that states the fact")
     subject: str = Field(description="who the fact is about: the speaker's name for 'I'")
-    attribute: str = Field(description="one of the listed attributes")
+    attribute: str = Field(
+        description="one of the listed attributes, or a short snake_case name of your own",
+        pattern=f"^{OPEN_NAME.pattern}$",
+        max_length=OPEN_NAME_LENGTH,
+    )
     value: str
     negated: bool = Field(default=False, description="true if it says the fact no longer holds")
 
@@ -46,12 +54,38 @@ class Extraction(BaseModel):
     facts: list[ExtractedFact] = Field(default_factory=list)
     summaries: list[Summary] = Field(default_factory=list)
     forget: list[ForgetRequest] = Field(default_factory=list)
+    # facts that did not fit the schema (a bad attribute name): set aside, not fatal
+    skipped: SkipJsonSchema[list[str]] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _set_aside(cls, data: Any) -> Any:
+        """Keep the facts that validate; the others become one line each in `skipped`, so
+        one badly named fact does not cost the chunk's other facts and summaries."""
+        if not isinstance(data, dict) or not isinstance(data.get("facts"), list):
+            return data
+        kept, skipped = [], []
+        for item in data["facts"]:
+            try:
+                ExtractedFact.model_validate(item)
+                kept.append(item)
+            except ValidationError as e:
+                problem = "; ".join(
+                    f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors()
+                )
+                skipped.append(f"{str(item)[:80]} ({problem})")
+        return {**data, "facts": kept, "skipped": skipped}
 
 
 _SYSTEM = (
     "You read a conversation and list the personal facts its speakers state about "
-    "themselves or people they name, as JSON. Attributes: {attributes}. Use the "
-    "speaker's name as subject when they say 'I'. Only facts stated as true, not "
+    "themselves or people they name, as JSON. Attributes: {attributes}; for anything "
+    "else a speaker keeps doing, avoids or plans, name the attribute yourself in short "
+    "snake_case (usual_order for what they always order, favourite_band, job_title). "
+    "What a speaker orders as usual or every time is a fact: [3] ana: the usual "
+    'flat white, please -> {{"message": 3, "subject": "ana", "attribute": '
+    '"usual_order", "value": "flat white"}}. Use the speaker\'s name as subject '
+    "when they say 'I'. Only facts stated as true, not "
     "questions, wishes or jokes; set negated=true when a message says a fact stopped "
     "being true. List the messages in which a speaker asks you to forget or delete "
     "something they said (forget: message number and what). Also write a short summary "
@@ -70,7 +104,7 @@ class Digest:
 
 def rule_claims(episodes: Sequence[Episode]) -> list[Found]:
     return [
-        Found(episode, claim, "rules")
+        Found(episode, dated(claim, episode), "rules")
         for episode in episodes
         if not is_assistant(episode)  # its replies state nothing about anyone
         for claim in rules.claims(episode.text, episode.speaker)
@@ -92,18 +126,30 @@ def digest(episodes: Sequence[Episode], llm: LLM | None) -> Digest:
         answer = structured(llm, messages, Extraction, retries=1, max_tokens=900)
     except LLMError:
         return Digest(found, {})
+    if answer.skipped:
+        log.warning(
+            "%s: %d facts with unusable fields skipped, the rest kept: %s",
+            llm.name,
+            len(answer.skipped),
+            " | ".join(answer.skipped),
+        )
     seen = {(f.episode.id, f.claim.attribute, f.claim.value.lower()) for f in found}
     origin = f"llm:{llm.name}"
     for fact in answer.facts:
-        if not 0 <= fact.message < len(episodes) or fact.attribute not in ATTRIBUTES:
-            continue  # a model's invention: no such message or attribute
+        if not 0 <= fact.message < len(episodes):
+            continue  # a model's invention: no such message
         value, subject = fact.value.strip(), fact.subject.strip()
         episode = episodes[fact.message]
         if not value or not subject or (episode.id, fact.attribute, value.lower()) in seen:
             continue
         if subject.lower() in {"i", "me", "speaker", "user", "я"}:
             subject = episode.speaker
-        found.append(Found(episode, Claim(subject, fact.attribute, value, fact.negated), origin))
+        emphatic = any(
+            rules.ALWAYS.search(s) and value.lower() in s.lower()
+            for s in rules.sentences(episode.text)
+        )
+        claim = dated(Claim(subject, fact.attribute, value, fact.negated, emphatic), episode)
+        found.append(Found(episode, claim, origin))
         seen.add((episode.id, fact.attribute, value.lower()))
     conversations = {e.conversation for e in episodes}
     summaries = {

@@ -14,11 +14,13 @@ the values (`<attribute or kind>[__end][digits]`: `__end` marks a fact that ende
 "I quit Google"). A negation before the verb ("I don't", "I no longer", "больше не") is
 lifted first, so one rule serves both: "I don't like X" is a dislike, "I don't like X
 anymore" ends a like, "I no longer live in X" ends lives_in. The grammars are in
-`rules_en` and `rules_ru`.
+`rules_en` and `rules_ru`; habits and diets in `rules_habits`, titles and trips in
+`rules_roles`, both languages each.
 
 Value conventions:
 - places, organisations, names and free text as said, trimmed of trailing time and filler
-  phrases ("I moved to Austin last month" -> "Austin"; Russian keeps its case: "Казани");
+  phrases ("I moved to Austin last month" -> "Austin"); Russian noun phrases in the
+  nominative ("живу в Нижнем Новгороде" -> "Нижний Новгород", by `normal_form`);
 - likes: the thing ("pizza"); "my favourite food is pizza" -> "pizza"; "I play the cello"
   -> "playing the cello" ("играю на гитаре" -> "играть на гитаре"); a list said with
   commas gives one claim per item;
@@ -29,15 +31,18 @@ Value conventions:
 - plan: a verb phrase completing "plans to ...", time phrase kept ("fly to Oslo next week",
   "поехать в Париж летом");
 - studies: the complement of "studies" ("physics", "at MIT", "в МГУ");
-- Russian words the lexicons know come in the dictionary form ("работаю врачом" -> "врач").
+- usual_order: the thing ("spicy miso ramen with an extra egg", "рамен с яйцом");
+  avoids: what the speaker does not eat or drink ("eggs", "мясо").
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
-from kuzya.facts import forget_rules, rules_en, rules_ru
+from kuzya.facts import forget_rules, rules_en, rules_habits, rules_roles, rules_ru
 from kuzya.facts.schema import Claim, Forget
 from kuzya.text import STOP_WORDS
 
@@ -65,7 +70,29 @@ class _Grammar(Protocol):
     def clean(self, kind: str, value: str) -> list[tuple[str, str]]: ...
 
 
+# Rules and the function that turns what their groups caught into (attribute, value) pairs.
+_Reader = tuple[tuple[re.Pattern[str], ...], Callable[[str, str], list[tuple[str, str]]]]
+_READERS: dict[object, tuple[_Reader, ...]] = {  # by grammar module
+    rules_en: (
+        (rules_en.RULES, rules_en.clean),
+        (rules_habits.ENGLISH, rules_habits.clean),
+        (rules_roles.ENGLISH, rules_roles.clean),
+    ),
+    rules_ru: (
+        (rules_ru.RULES, rules_ru.clean),
+        (rules_habits.RUSSIAN, rules_habits.clean),
+        (rules_roles.RUSSIAN, rules_roles.clean),
+    ),
+}
+
+
 _CYRILLIC = re.compile(r"[а-яё]", re.I)
+# a statement of habit: its claims are `emphatic` ("I always order ramen")
+ALWAYS = re.compile(
+    r"(?<!\w)(?:always|every (?:single )?time|each time|without fail|всегда|каждый раз"
+    r"|неизменно)(?!\w)",
+    re.I,
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'»”)]*\s+|\s*\n+\s*")
 _ABBREVIATION = re.compile(
     r"\b(?:mr|mrs|ms|dr|st|prof|jr|sr|vs|etc|e\.g|i\.e|tel|г|ул|д|кв|стр|корп|пр|пос)\.$", re.I
@@ -173,23 +200,34 @@ def _said(grammar: _Grammar, clause: str, subject: str) -> list[Claim]:
     """Claims the rules find in one clause said by (or of) `subject`."""
     text, negated, ended = grammar.negation(clause)
     found = []
-    for rule in grammar.RULES:
-        for match in rule.finditer(text):
+    for rules, clean in _READERS[grammar]:
+        for match in (m for rule in rules for m in rule.finditer(text)):
             for group, raw in match.groupdict().items():
                 if raw is None:
                     continue
                 kind = group.rstrip("0123456789")
                 stopped, kind = kind.endswith("__end"), kind.removesuffix("__end")
                 for said in _values(grammar, kind, raw):
-                    for attribute, value in grammar.clean(kind, said):
+                    for attribute, value in clean(kind, said):
+                        if grammar is rules_ru:
+                            value = rules_ru.dictionary_form(attribute, value)
                         found.append(_claim(subject, attribute, value, negated, ended or stopped))
+    if ALWAYS.search(clause):
+        found = [claim if claim.negated else replace(claim, emphatic=True) for claim in found]
     return found
 
 
 _STRIP = " .!?…\"'«»“”—–-"
 _WHOLE = frozenset({"lives_in", "from", "address", "birthday"})  # "Austin, Texas"
-_UNTIMED = frozenset({"plan", "plan_go", *_WHOLE})  # "fly to Oslo next week"
-_LISTS = {"likes": False, "dislikes": False, "allergy": True, "condition": True, "speaks": True}
+_UNTIMED = frozenset({"plan", "plan_go", "trip", *_WHOLE})  # "fly to Oslo next week"
+_LISTS = {
+    "likes": False,
+    "dislikes": False,
+    "allergy": True,
+    "condition": True,
+    "speaks": True,
+    "eats": True,
+}
 
 
 def _values(grammar: _Grammar, kind: str, raw: str) -> list[str]:
@@ -217,6 +255,8 @@ def _trim(grammar: _Grammar, kind: str, value: str) -> str:
 
 
 def _claim(subject: str, attribute: str, value: str, negated: bool, ended: bool) -> Claim:
+    if attribute == "eats":  # "I don't eat X": avoids X; "I eat X again": avoids it no more
+        return Claim(subject, "avoids", value, not negated)
     if attribute == "likes" and negated and not ended:
         return Claim(subject, "dislikes", value)  # "I don't like X": a dislike, not an end
     return Claim(subject, attribute, value, negated or ended)

@@ -98,14 +98,15 @@ _TOKENS = {
 }
 
 
-def _rx(pattern: str) -> re.Pattern[str]:
+def compile_rule(pattern: str) -> re.Pattern[str]:
+    """A rule with this grammar's tokens ({L}, {A}, {I}, ...) filled in."""
     for token, part in _TOKENS.items():
         pattern = pattern.replace(token, part)
     return re.compile(pattern, re.IGNORECASE)
 
 
 RULES = tuple(
-    _rx(p)
+    compile_rule(p)
     for p in (
         r"{L}my (?:first |full |real |given )?name(?: is|'s) (?:now |actually )?"
         r"(?P<name>{ANYNAME})",
@@ -201,12 +202,12 @@ RULES = tuple(
     )
 )
 INTROS = (
-    _rx(
+    compile_rule(
         r"\b(?:my|our)\s+(?P<rel>(?:(?:best|older|younger|little|big|elder|baby|twin|new|old)\s+)?"
         r"[a-z]+(?:-[a-z]+)*)(?:'s name is|\s+is called|\s+is named|\s+named|\s+called|\s+is|\s*,)?"
         r"\s+(?P<name>{NAMES})\b(?=(?P<rest>.*))"
     ),
-    _rx(r"(?P<name>{NAMES}),\s+(?:my|our)\s+(?P<rel>[a-z-]+)\s*,(?=(?P<rest>.*))"),
+    compile_rule(r"(?P<name>{NAMES}),\s+(?:my|our)\s+(?P<rel>[a-z-]+)\s*,(?=(?P<rest>.*))"),
 )
 GONE = re.compile(r"\s*(?:died|passed away|passed|is dead|ran away|was put down)\b", re.I)
 _RELATIONS_EN = {
@@ -302,11 +303,11 @@ def normalise(sentence: str) -> str:
     )
 
 
-_NOT = _rx(
+_NOT = compile_rule(
     r"^(?P<head>{L}(?:i|we)\s+{A})(?:(?P<aux>am|are|have|was|were)\s+)?(?:(?:do|does|did)\s+)?"
     r"(?:not|no longer|never)\s+"
 )
-_USED_TO = _rx(r"^(?P<head>{L}(?:i|we)\s+{A})used to(?P<be> be)?\s+")
+_USED_TO = compile_rule(r"^(?P<head>{L}(?:i|we)\s+{A})used to(?P<be> be)?\s+")
 _ANYMORE = re.compile(r"\s*\b(?:any ?more|any longer|no longer)\b", re.I)
 
 

@@ -1,16 +1,18 @@
 """The Russian grammar of `kuzya.facts.rules`: patterns, lexicons and the small functions
 that put Russian words into their dictionary form.
 
-Places, organisations, names and free text stay as said, in their case ("живу в Казани"
--> "Казани"); words the lexicons know are given in the dictionary form ("работаю врачом"
--> "врач", "у меня нет собаки" -> "собака"). Present-tense first-person verbs need no
-pronoun ("живу в Казани"); past-tense ones do ("я переехала в Москву").
+Noun phrases go into the nominative by `normal_form` ("живу в Казани" -> "Казань",
+"работаю прорабом" -> "прораб"); kin, pets and things by the lexicons ("у меня нет
+собаки" -> "собака"); verb phrases (plans, hobbies) stay as said. Present-tense
+first-person verbs need no pronoun ("живу в Казани"); past-tense ones do ("я переехала в
+Москву").
 """
 
 from __future__ import annotations
 
 import re
 
+from kuzya.facts.normal_form import nominative
 from kuzya.text import STOP_WORDS, stem
 
 _TIME = (
@@ -59,14 +61,15 @@ _TOKENS = {
 }
 
 
-def _rx(pattern: str) -> re.Pattern[str]:
+def compile_rule(pattern: str) -> re.Pattern[str]:
+    """A rule with this grammar's tokens ({L}, {A}, {I}, ...) filled in."""
     for token, part in _TOKENS.items():
         pattern = pattern.replace(token, part)
     return re.compile(pattern, re.IGNORECASE)
 
 
 RULES = tuple(
-    _rx(p)
+    compile_rule(p)
     for p in (
         r"{L}{A}меня {A}(?:зовут|звать) (?P<name>{ANYNAME})",
         r"{L}мо[её] (?:полное |настоящее )?имя\s*(?:[-—–:]\s*|\s+)(?:теперь\s+)?"
@@ -138,7 +141,7 @@ RULES = tuple(
 )
 
 INTROS = tuple(
-    _rx(p)
+    compile_rule(p)
     for p in (
         r"(?<!\w)(?:мой|моя|моё|мое|мои|наш|наша|наше|наши)\s+(?P<rel>(?:(?:старш|младш|родн"
         r"|двоюродн|лучш|любим)\w+\s+)?[\w-]+)\s*(?:,|[-—–])?\s+(?P<name>{NAMES})(?=(?P<rest>.*))",
@@ -192,10 +195,12 @@ def normalise(sentence: str) -> str:
 
 # -- negation --------------------------------------------------------------------------------
 
-_NOT = _rx(r"^(?P<head>{L}(?:я\s+|мы\s+|мне\s+)?{A})(?:(?:больше|более)\s+)?не\s+(?:больше\s+)?")
-_NOT_HAVE = _rx(r"^(?P<head>{L}{A}у (?:меня|нас)\s+{A})(?:больше\s+)?нет\s+")
+_NOT = compile_rule(
+    r"^(?P<head>{L}(?:я\s+|мы\s+|мне\s+)?{A})(?:(?:больше|более)\s+)?не\s+(?:больше\s+)?"
+)
+_NOT_HAVE = compile_rule(r"^(?P<head>{L}{A}у (?:меня|нас)\s+{A})(?:больше\s+)?нет\s+")
 _ENDED = re.compile(r"(?<!\w)(?:больше|уже|более)\s+не(?!\w)|(?<!\w)не\s+больше(?!\w)|раньше", re.I)
-_USED_TO = _rx(r"^(?P<head>{L}(?:раньше\s+)?(?:я|мы)\s+{A})(?:раньше\s+)?(?P<verb>\w+)")
+_USED_TO = compile_rule(r"^(?P<head>{L}(?:раньше\s+)?(?:я|мы)\s+{A})(?:раньше\s+)?(?P<verb>\w+)")
 _PAST = {
     "жил": "живу", "жила": "живу", "жили": "живём", "работал": "работаю", "работала": "работаю",
     "любил": "люблю", "любила": "люблю", "учился": "учусь", "училась": "учусь",
@@ -356,7 +361,7 @@ _NOT_LIKED = re.compile(
 )
 _NOT_WORKPLACES = frozenset(
     """офисе смену выходные режиме сфере области команде удалёнке удаленке себя дому доме
-    выходных праздники утро вечер ночь день""".split()
+    выходных праздники утро вечер ночь день должности позиции""".split()
 )
 _NOT_JOBS = frozenset(
     """утром днём днем вечером ночью летом зимой весной осенью потом тем всем этим целым одним
@@ -449,12 +454,24 @@ def _workplace(raw: str = "") -> list[tuple[str, str]]:
 
 
 def _plan(value: str, go: bool = False) -> list[tuple[str, str]]:
+    if re.match(r"(?:поездку|путешествие|отпуск|тур)\s+(?:в|во|на|по)\s", value, re.I):
+        return []  # a trip: `rules_roles` reads it
     words = value.split()
     if re.match(r"(?:в|во|на)\s+(?-i:[А-ЯЁA-Z])", value):
         words.insert(0, "поехать")  # "собираюсь в Париж"
     if go:
         words[0] = _GO.get(words[0].lower(), words[0])
     return [("plan", " ".join(words))] if len(words) > 1 or not go else []
+
+
+_NOUN_VALUED = frozenset(
+    "lives_in from works_at spouse job likes dislikes allergy avoids eats usual_order".split()
+)
+
+
+def dictionary_form(attribute: str, value: str) -> str:
+    """'Нижнем Новгороде' -> 'Нижний Новгород' for values that are noun phrases."""
+    return nominative(value) if attribute in _NOUN_VALUED else value
 
 
 def clean(kind: str, value: str) -> list[tuple[str, str]]:

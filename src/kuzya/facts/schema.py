@@ -1,9 +1,18 @@
-"""What a fact can say: the attribute catalogue (category, priority, one value or many)
-and `Claim`, a statement found in a message (facts are folded from claims)."""
+"""What a fact can say: the attribute catalogue (category, priority, one value or many),
+open attributes beyond it, and `Claim`, a statement found in a message (facts are folded
+from claims).
+
+An open attribute is a short snake_case name a model chose ("usual_coffee",
+"favourite_band"): its category comes from the words in its name ("coffee" is a
+preference, "allergy" health), "other" when none is known; it ranks a little below the
+catalogue's attributes of its category and accumulates values.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -27,6 +36,7 @@ CATEGORY_PRIORITY = {
     "home": 60,
     "plans": 50,
     "pets": 50,
+    "habits": 45,
     "preferences": 40,
     "possessions": 30,
     "other": 10,
@@ -60,6 +70,7 @@ ATTRIBUTES: dict[str, Attribute] = {
         ),
         _attr("diet", "health", True, "{subject} is {value}", "I am {value}"),
         _attr("condition", "health", False, "{subject} has {value}", "I have {value}"),
+        _attr("avoids", "health", False, "{subject} does not eat {value}", "I don't eat {value}"),
         _attr("lives_in", "home", True, "{subject} lives in {value}", "I live in {value}"),
         _attr("address", "home", True, "{subject}'s address is {value}", "My address is {value}"),
         _attr("works_at", "work", True, "{subject} works at {value}", "I work at {value}"),
@@ -74,6 +85,13 @@ ATTRIBUTES: dict[str, Attribute] = {
         ),  # value: "dog Rex"
         _attr("likes", "preferences", False, "{subject} likes {value}", "I like {value}"),
         _attr("dislikes", "preferences", False, "{subject} dislikes {value}", "I dislike {value}"),
+        _attr(
+            "usual_order",
+            "habits",
+            False,
+            "{subject} usually orders {value}",
+            "I usually order {value}",
+        ),
         _attr("owns", "possessions", False, "{subject} owns {value}", "I own {value}"),
         _attr("plan", "plans", False, "{subject} plans to {value}", "I plan to {value}"),
         _attr(
@@ -87,6 +105,59 @@ ATTRIBUTES: dict[str, Attribute] = {
     )
 }
 
+OPEN_NAME = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+){0,4}")  # a plain group: llama.cpp grammars
+OPEN_NAME_LENGTH = 40
+OPEN_PENALTY = 5  # an open attribute ranks below the catalogue's of its category
+_CATEGORY_WORDS = {
+    "health": "allergy allergic allergies diet dietary intolerance intolerant medical medication"
+    " condition illness health avoids eat eats",
+    "identity": "name age birthday born nationality religion pronouns gender language native",
+    "family": "wife husband partner spouse child children kid kids son daughter mother father"
+    " sister brother family parent parents relative friend",
+    "work": "job work works role title occupation profession employer company career position"
+    " team office business boss",
+    "home": "home lives city country address neighbourhood neighborhood hometown",
+    "plans": "plan plans trip travel travels goal goals upcoming vacation holiday intends",
+    "pets": "pet pets dog cat",
+    "habits": "usual usually habit habits routine order orders always daily",
+    "preferences": "likes like favourite favorite prefers preference hobby hobbies enjoys loves"
+    " dislikes hates coffee tea drink food music band",
+    "possessions": "owns car phone device",
+}
+_CATEGORY_OF_WORD = {w: c for c, words in _CATEGORY_WORDS.items() for w in words.split()}
+
+
+def is_open_name(name: str) -> bool:
+    """A short snake_case name: what an open attribute may be called."""
+    return len(name) <= OPEN_NAME_LENGTH and OPEN_NAME.fullmatch(name) is not None
+
+
+@lru_cache(maxsize=4096)
+def attribute(name: str) -> Attribute:
+    """The catalogue's attribute, or an open one for a short snake_case name; raises
+    KeyError for anything else."""
+    if name in ATTRIBUTES:
+        return ATTRIBUTES[name]
+    if not is_open_name(name):
+        raise KeyError(name)
+    words = name.split("_")
+    category = next((_CATEGORY_OF_WORD[w] for w in words if w in _CATEGORY_OF_WORD), "other")
+    said = " ".join(words)
+    return Attribute(
+        name,
+        category,
+        CATEGORY_PRIORITY[category] - OPEN_PENALTY,
+        False,
+        f"{{subject}}'s {said}: {{value}}",
+        f"My {said}: {{value}}",
+    )
+
+
+def known(name: str) -> bool:
+    """Whether a claim may use this attribute: the catalogue's or an open name."""
+    return name in ATTRIBUTES or is_open_name(name)
+
+
 # Attributes that contradict each other's values: liking X is closed by disliking X.
 OPPOSITES = {"likes": "dislikes", "dislikes": "likes"}
 
@@ -99,21 +170,24 @@ class Claim:
     in Lisbon" said by "ana" -> "ana"), otherwise the name used ("Priya"). `negated`
     marks a statement that ends a fact ("I no longer live in Lisbon", "I'm not allergic
     to nuts any more"). `value` is the value as said ("Lisbon", "sister Priya").
+    `emphatic` marks a statement of a habit ("I always order ramen", "всегда беру"),
+    which counts for more than a plain one when facts are folded.
     """
 
     subject: str
     attribute: str
     value: str
     negated: bool = False
+    emphatic: bool = False
 
     def statement(self) -> str:
-        text = ATTRIBUTES[self.attribute].template.format(subject=self.subject, value=self.value)
+        text = attribute(self.attribute).template.format(subject=self.subject, value=self.value)
         return f"no longer: {text}" if self.negated else text
 
     def said_by_subject(self) -> str:
         """The fact as its subject would say it ("I live in Lisbon"): what their own
         questions ("where do I live?") are compared with."""
-        return ATTRIBUTES[self.attribute].mine.format(value=self.value)
+        return attribute(self.attribute).mine.format(value=self.value)
 
 
 @dataclass(frozen=True)

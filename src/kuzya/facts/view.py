@@ -7,7 +7,8 @@ so it closes "works at Google" only in the views of those who may see that messa
 group's view is folded without it and keeps its fact, its validity and its dates.
 
 The fold, per subject: a claim of a value that is not open opens a fact (valid from when
-it was said); a repeat strengthens the open fact (one source per message); a new value of
+it was said); a repeat strengthens the open fact (one source per message, a statement of
+habit such as "I always order ramen" weighing double in its confidence); a new value of
 a one-value attribute closes the other open value ("we moved to Austin"); a negated claim
 closes the matching value ("I no longer live in Lisbon"); liking what was disliked closes
 the dislike (and back). A statement that arrives late lands where it was said in time.
@@ -24,7 +25,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.facts.schema import ATTRIBUTES, OPPOSITES
+from kuzya.facts.schema import OPPOSITES, attribute, known
 from kuzya.model import Fact
 from kuzya.store.base import ClaimStore, StoredClaim
 
@@ -40,22 +41,24 @@ class _Building:
     opened_by: StoredClaim
     sources: list[int]
     audience: frozenset[str]
+    weight: int
     valid_to: datetime | None = None
     ended_by: int | None = None
     steps: list[_Step] = field(default_factory=list)
 
     def fact(self) -> Fact:
-        claim, attribute = self.opened_by, ATTRIBUTES[self.opened_by.attribute]
+        claim, kind = self.opened_by, attribute(self.opened_by.attribute)
         return Fact(
             id=claim.id,
             subject=claim.subject,
             attribute=claim.attribute,
             value=claim.value,
             statement=claim.statement,
-            category=attribute.category,
-            priority=attribute.priority,
+            category=kind.category,
+            priority=kind.priority,
             audience=self.audience,
             strength=len(self.sources),
+            confidence=round(self.weight / (self.weight + 1), 3),
             valid_from=claim.said_at,
             valid_to=self.valid_to,
             recorded_at=claim.recorded_at,
@@ -63,6 +66,11 @@ class _Building:
             origin=claim.origin,
             ended_by=self.ended_by,
         )
+
+
+def _weight(claim: StoredClaim) -> int:
+    """What one statement adds to a fact's confidence: a habit stated counts twice."""
+    return 2 if claim.emphatic else 1
 
 
 def _event(step: _Step) -> Event:
@@ -88,8 +96,7 @@ def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, list[_Ste
         del open_[(opened.subject, opened.attribute)][opened.value_key]
 
     for claim in sorted(claims, key=lambda c: (c.said_at, c.episode_id, c.id)):
-        attribute = ATTRIBUTES.get(claim.attribute)
-        if attribute is None:
+        if not known(claim.attribute):
             continue
         values = open_.setdefault((claim.subject, claim.attribute), {})
         same = values.get(claim.value_key)
@@ -100,16 +107,17 @@ def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, list[_Ste
         if same is not None:
             if claim.episode_id not in same.sources:
                 same.sources.append(claim.episode_id)
+                same.weight += _weight(claim)
                 same.steps.append(("STRENGTHEN", "stated again in", claim))
             same.audience &= claim.audience
             continue
-        if attribute.single:
+        if attribute(claim.attribute).single:
             for other in list(values.values()):
                 close(other, claim, "replaced by a new value")
         opposites = open_.get((claim.subject, OPPOSITES.get(claim.attribute, "")), {})
         if claim.value_key in opposites:
             close(opposites[claim.value_key], claim, "contradicted")
-        new = _Building(claim, [claim.episode_id], claim.audience)
+        new = _Building(claim, [claim.episode_id], claim.audience, _weight(claim))
         new.steps.append(("ADD", "said in", claim))
         values[claim.value_key] = new
         built.append(new)

@@ -263,6 +263,7 @@ class NewClaim:
     origin: str  # "rules" or "llm:<model>"
     vector: npt.NDArray[np.float32]  # of the statement ("ana lives in Lisbon")
     own_vector: npt.NDArray[np.float32]  # as the subject says it ("I live in Lisbon")
+    emphatic: bool = False  # said as a habit: "I always order ramen"
 
 
 @dataclass(frozen=True)
@@ -281,6 +282,7 @@ class StoredClaim:
     audience: frozenset[str]
     origin: str
     recorded_at: datetime
+    emphatic: bool = False
 
 
 @dataclass(frozen=True)

@@ -378,12 +378,18 @@ def m005_entity_views(db: sqlite3.Connection) -> None:
     )
 
 
+def m006_claim_emphasis(db: sqlite3.Connection) -> None:
+    """Claims say whether they were stated as a habit ("I always order ramen")."""
+    _run(db, "ALTER TABLE claims ADD COLUMN emphatic INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS: list[Migration] = [
     m001_initial,
     m002_entities,
     m003_facts_diary_jobs,
     m004_claims,
     m005_entity_views,
+    m006_claim_emphasis,
 ]
 
 

@@ -20,7 +20,7 @@ from kuzya.store.sqlite_base import SQLiteConnection, placeholders
 
 _CLAIM_COLUMNS = (
     "id, episode_id, subject, attribute, value, value_key, negated, statement, said_at, "
-    "audience_id, origin, recorded_at"
+    "audience_id, origin, recorded_at, emphatic"
 )
 _DIARY_COLUMNS = "id, kind, key, level, text, start, end, audience_id, sources, origin, created_at"
 Vectors = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
@@ -84,6 +84,7 @@ class FactTables(SQLiteConnection):
             audience=self._members_of(int(row[9])),
             origin=row[10],
             recorded_at=from_epoch(row[11]),
+            emphatic=bool(row[12]),
         )
 
     def add_claims(self, namespace: str, claims: Sequence[NewClaim]) -> int:
@@ -103,8 +104,8 @@ class FactTables(SQLiteConnection):
                 added += db.execute(
                     "INSERT OR IGNORE INTO claims (namespace, episode_id, subject, attribute, "
                     "value, value_key, negated, statement, said_at, audience_id, origin, "
-                    "recorded_at, embedding, own_embedding) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "recorded_at, embedding, own_embedding, emphatic) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         namespace,
                         claim.episode_id,
@@ -120,6 +121,7 @@ class FactTables(SQLiteConnection):
                         now,
                         claim.vector.astype(np.float32).tobytes(),
                         claim.own_vector.astype(np.float32).tobytes(),
+                        int(claim.emphatic),
                     ),
                 ).rowcount
             if added:

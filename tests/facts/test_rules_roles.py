@@ -1,0 +1,121 @@
+"""Job titles, trips and relatives by rules, English and Russian: `kuzya.facts.rules_roles`
+with the grammars' own job and family rules.
+
+A case is (text, expected claims): (attribute, value, negated) about the speaker, or
+(subject, attribute, value, negated) about someone they name; exactly these are found.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kuzya.facts.rules import claims
+
+SPEAKER = "ana"
+Expected = tuple[Any, ...]
+
+
+def found(text: str) -> set[tuple[str, str, str, bool]]:
+    return {(c.subject, c.attribute, c.value.lower(), c.negated) for c in claims(text, SPEAKER)}
+
+
+def quad(claim: Expected) -> tuple[str, str, str, bool]:
+    subject, attribute, value, negated = claim if len(claim) == 4 else (SPEAKER, *claim)
+    return subject, attribute, value.lower(), negated
+
+
+def cases(table: list[tuple[str, str, list[Expected]]]) -> list[Any]:
+    return [pytest.param(text, expected, id=name) for name, text, expected in table]
+
+
+ROLES = [
+    (
+        "senior-title",
+        "I'm a senior data engineer at Spotify",
+        [("job", "senior data engineer", False), ("works_at", "Spotify", False)],
+    ),
+    (
+        "head-of",
+        "I'm the head of marketing at Acme",
+        [("job", "head of marketing", False), ("works_at", "Acme", False)],
+    ),
+    (
+        "product-owner",
+        "I am a product owner at Zalando",
+        [("job", "product owner", False), ("works_at", "Zalando", False)],
+    ),
+    ("title-is", "My job title is staff engineer", [("job", "staff engineer", False)]),
+    ("promoted", "I was promoted to engineering manager", [("job", "engineering manager", False)]),
+    ("ru-prorab", "Работаю прорабом", [("job", "прораб", False)]),
+    ("ru-naznachili", "Меня назначили главным инженером", [("job", "главный инженер", False)]),
+    (
+        "ru-dolzhnost",
+        "Я работаю в должности ведущего аналитика в Сбере",
+        [("job", "ведущий аналитик", False)],
+    ),
+    ("ru-works-at", "Работаю в Яндексе", [("works_at", "Яндекс", False)]),
+]
+TRIPS = [
+    (
+        "trip-spain",
+        "I'm planning a trip to Spain in July",
+        [("plan", "travel to Spain in July", False)],
+    ),
+    (
+        "booked-holiday",
+        "We booked a holiday in Crete for May",
+        [("plan", "travel in Crete for May", False)],
+    ),
+    ("ru-sobirayus", "Собираюсь в Казань в мае", [("plan", "поехать в Казань в мае", False)]),
+    (
+        "ru-poezdka",
+        "Планирую поездку в Испанию в июле",
+        [("plan", "поехать в Испанию в июле", False)],
+    ),
+]
+RELATIVES = [
+    (
+        "wife-pilot",
+        "My wife Sofia is a pilot",
+        [("spouse", "Sofia", False), ("Sofia", "job", "pilot", False)],
+    ),
+    (
+        "brother-works-at",
+        "My brother Leo works at Google as an engineer",
+        [("family", "brother Leo", False), ("Leo", "works_at", "Google", False)],
+    ),
+    (
+        "ru-wife-pilot",
+        "Моя жена Соня — пилот",
+        [("spouse", "Соня", False), ("Соня", "job", "пилот", False)],
+    ),
+    (
+        "ru-husband-doctor",
+        "Мой муж Олег работает врачом в Москве",
+        [
+            ("spouse", "Олег", False),
+            ("Олег", "job", "врач", False),
+            ("Олег", "works_at", "Москва", False),
+        ],
+    ),
+]
+NOTHING = [
+    "I'm a regular at Joe's",
+    "Are you the head of marketing at Acme?",
+    "My title is a secret",
+    "I'm planning to sleep",
+    "Is she planning a trip to Spain?",
+    "Меня назначили ответственным за уборку?",
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), cases(ROLES + TRIPS + RELATIVES))
+def test_roles_trips_and_relatives(text: str, expected: list[Expected]) -> None:
+    assert found(text) == {quad(c) for c in expected}
+
+
+@pytest.mark.parametrize("text", NOTHING)
+def test_not_roles_or_trips(text: str) -> None:
+    assert found(text) == set()
