@@ -174,10 +174,18 @@ def run(
     vectors = store.vector_of(namespace, list(episodes)) if settings.neighbour_gate > 0 else {}
     scores = _with_neighbours(scores, episodes, vectors, settings)
     _rank_by_time_and_content(scores, episodes, query, settings)
-    about_past = query.about_past
+    # how things were: asked in words ("before"), for a period that is over, or by naming
+    # what a newer statement replaced ("my Denver apartment")
+    about_past = query.about_past or (query.window is not None and query.window.end <= now)
     hidden = {turn.id for turn in working}
-    if not about_past:  # what a newer statement replaced is left out
-        hidden |= facts.superseded
+    if not about_past:  # what a newer statement replaced is left out, unless named
+        named_values = {
+            source
+            for fact in facts.facts
+            if not fact.current and set(index_terms(fact.value)) & set(query.terms)
+            for source in fact.sources
+        }
+        hidden |= facts.superseded - named_values
     ranked = sorted((item for item in scores if item not in hidden), key=lambda i: (-scores[i], i))
     asker = speaker or (participants[0] if len(participants) == 1 else None)
     named = {m.key for i in ranked[: settings.graph_seeds]
