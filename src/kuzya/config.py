@@ -24,4 +24,7 @@ class Settings(BaseSettings):
     llm: str = "none"  # "none", "smollm2", "qwen-1.5b", a .gguf path, or "openai:<model>"
     llm_base_url: str | None = None  # for openai:<model>, e.g. http://localhost:11434/v1
     llm_api_key: str | None = None
+    # threads of an embedded model (default: every core); 1 is faster on a busy machine,
+    # where llama.cpp's threads wait for each other
+    llm_threads: int | None = Field(default=None, ge=1)
     ner: bool = False  # sleep runs spaCy / natasha NER (pip install 'kuzya[ner]')

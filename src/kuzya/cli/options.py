@@ -61,7 +61,12 @@ def settings(
 
 
 def open_llm(config: Settings) -> LLM | None:
-    return load_llm(config.llm, base_url=config.llm_base_url, api_key=config.llm_api_key)
+    return load_llm(
+        config.llm,
+        base_url=config.llm_base_url,
+        api_key=config.llm_api_key,
+        threads=config.llm_threads,
+    )
 
 
 def open_memory(
