@@ -315,23 +315,26 @@ def run(
     latencies: list[float] = []
     shown: dict[str, Any] = {}
     embedder.embed(["warm up the model"])
+    say = progress or (lambda line: None)
     with tempfile.TemporaryDirectory(prefix="kuzya-locomo-answer-") as tmp:
         for index, conv in enumerate(conversations):
             asked = [question for i, question in chosen if i == index]
             if not asked:
                 continue
             started = time.perf_counter()
-            shown[conv.name] = _whole(reader, conv, asked, window)  # first: the cache is cold
+            shown[conv.name] = whole = _whole(reader, conv, asked, window)  # the cache is cold
+            say(
+                f"{conv.name}: {len(asked)} answers from the last {whole['turns']} of "
+                f"{whole['of']} turns ({whole['tokens']} tokens, read in "
+                f"{whole['prefill_seconds']:.0f} s) in {time.perf_counter() - started:.0f} s"
+            )
+            started = time.perf_counter()
             with imported(conv, embedder, Path(tmp), settings or RecallSettings()) as imports:
                 _kuzya(reader, conv, asked, imports[0], budget_words, latencies)
+            say(f"{conv.name}: from Kuzya's context in {time.perf_counter() - started:.0f} s")
+            started = time.perf_counter()
             _bm25(reader, conv, asked, budget_words)
-            if progress:
-                whole = shown[conv.name]
-                progress(
-                    f"{conv.name}: {len(asked)} questions x {len(CONTEXTS)} contexts in "
-                    f"{time.perf_counter() - started:.0f} s (whole conversation: last "
-                    f"{whole['turns']} of {whole['of']} turns, {whole['tokens']} tokens)"
-                )
+            say(f"{conv.name}: from BM25's context in {time.perf_counter() - started:.0f} s")
     return _report(reader, shown, latencies, window, chosen, budget_words, embedder.name)
 
 
