@@ -49,13 +49,16 @@ bench: install
 	$(KUZYA) bench groupchat --json bench-out/groupchat.json
 
 # Answer mode: the scenarios answered by the embedded models, 5 runs each, greedy and
-# sampling; LoCoMo consolidated by sleep with SmolLM2 (LLM calls per 100 messages).
+# sampling; LoCoMo consolidated by sleep with SmolLM2 (LLM calls per 100 messages); LoCoMo
+# answered by Qwen on a fixed sample of 200 questions with Kuzya's context, BM25's and the
+# whole conversation (token F1; hours on 2 cores).
 bench-answer: install-dev
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm smollm2 --runs 5 --json bench-out/answer-smollm2.json
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm smollm2 --runs 5 --temperature 0.3 --json bench-out/answer-smollm2-t03.json
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm qwen-1.5b --runs 5 --json bench-out/answer-qwen.json
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm qwen-1.5b --runs 5 --temperature 0.3 --json bench-out/answer-qwen-t03.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --llm smollm2 --json bench-out/locomo-sleep-smollm2.json
+	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --answer --llm qwen-1.5b --questions 200 --json bench-out/locomo-answer-qwen.json
 
 clean:
 	rm -rf $(VENV) bench-out build src/*.egg-info

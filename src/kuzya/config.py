@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     sleep_llm: str | None = None  # the model sleep consolidates with; unset: `llm`
     llm_base_url: str | None = None  # for openai:<model>, e.g. http://localhost:11434/v1
     llm_api_key: str | None = None
+    # threads of an embedded model (default: every core); 1 is faster on a busy machine,
+    # where llama.cpp's threads wait for each other
+    llm_threads: int | None = Field(default=None, ge=1)
     ner: bool = False  # sleep runs spaCy / natasha NER (pip install 'kuzya[ner]')
 
     @property
@@ -42,7 +45,9 @@ class Settings(BaseSettings):
     def load_llm(self, spec: str) -> LLM | None:
         """The model `spec` names (None for "none"), served at `llm_base_url` if it is
         an OpenAI-compatible one."""
-        return load_llm(spec, base_url=self.llm_base_url, api_key=self.llm_api_key)
+        return load_llm(
+            spec, base_url=self.llm_base_url, api_key=self.llm_api_key, threads=self.llm_threads
+        )
 
 
 def settings(**given: Any) -> Settings:

@@ -24,11 +24,13 @@ TURN_SPACING = timedelta(seconds=30)  # LoCoMo dates sessions, not turns: keep t
 
 @dataclass(frozen=True)
 class Question:
-    """A LoCoMo question with its normalised evidence turn ids."""
+    """A LoCoMo question with its normalised evidence turn ids and its gold answer ("" for
+    the adversarial category, whose answer is absent from the conversation)."""
 
     text: str
     category: int
     evidence: tuple[str, ...]
+    answer: str = ""
 
 
 @dataclass
@@ -130,7 +132,8 @@ def read_locomo(path: str | Path) -> LocomoConversation:
     questions = []
     for qa in data.get("qa", conv.get("qa", [])):
         evidence = _evidence(list(qa.get("evidence", [])), known, issues)
-        questions.append(Question(str(qa["question"]), int(qa["category"]), evidence))
+        answer = str(qa.get("answer", "")).strip()
+        questions.append(Question(str(qa["question"]), int(qa["category"]), evidence, answer))
     return LocomoConversation(path.stem, speakers, messages, turn_ids, questions, last, issues)
 
 

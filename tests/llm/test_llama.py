@@ -174,6 +174,28 @@ def test_prefill_reads_the_prefix_and_changes_no_answer(smollm2: LlamaCpp) -> No
 
 
 @pytest.mark.llm
+def test_counts_tokens_as_the_model_reads_them(smollm2: LlamaCpp) -> None:
+    assert smollm2.context_tokens == 4096
+    text = "Ana adopted a kitten named Pickle."
+    ids = smollm2._loaded().tokenize(text.encode(), add_bos=False)  # type: ignore[attr-defined]
+    assert smollm2.count_tokens(text) == len(ids) > 0
+    assert smollm2.count_tokens("") == 0
+
+
+def test_threads_come_from_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kuzya.cli.options import open_llm, settings
+
+    gguf = tmp_path / "m.gguf"
+    gguf.write_bytes(b"GGUF")
+    monkeypatch.setenv("KUZYA_LLM_THREADS", "1")
+    model = open_llm(settings(llm=str(gguf)))
+    assert isinstance(model, LlamaCpp) and model._threads == 1
+    monkeypatch.delenv("KUZYA_LLM_THREADS")
+    model = open_llm(settings(llm=str(gguf)))
+    assert isinstance(model, LlamaCpp) and model._threads == (os.cpu_count() or 1)
+
+
+@pytest.mark.llm
 def test_prefill_of_a_prompt_too_long_is_an_llm_error() -> None:
     model = LlamaCpp("smollm2", n_ctx=100, threads=2)
     with pytest.raises(LLMError, match="failed to read a prompt"):

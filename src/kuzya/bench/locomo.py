@@ -15,11 +15,12 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rank_bm25 import BM25Okapi
 
@@ -27,12 +28,14 @@ from kuzya.embed import Embedder
 from kuzya.importers import LocomoConversation, read_locomo
 from kuzya.llm.base import LLM
 from kuzya.memory import Memory
-from kuzya.model import Kind, Recall
+from kuzya.model import Episode, Kind, Recall
 from kuzya.recall import RecallSettings
 from kuzya.sleep import SleepReport
 from kuzya.text import terms
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -76,14 +79,39 @@ def _coverage(evidence: Sequence[str], recalled: Iterable[str]) -> float:
     return sum(1 for turn in evidence if turn in found) / len(evidence)
 
 
-def _budget_prefix(lines: Sequence[tuple[str, int]], budget_words: int) -> tuple[list[str], int]:
-    """Turn ids of the best items whose text fits the budget (greedy, skipping misfits)."""
+def budget_prefix(lines: Sequence[tuple[T, int]], budget_words: int) -> tuple[list[T], int]:
+    """The best items (with their word counts) that fit the budget, greedily skipping
+    misfits, and the words they use."""
     kept, used = [], 0
-    for turn, words in lines:
+    for item, words in lines:
         if used + words <= budget_words:
-            kept.append(turn)
+            kept.append(item)
             used += words
     return kept, used
+
+
+def question_time(conv: LocomoConversation) -> datetime:
+    """When the questions are asked: a day after the conversation's last session."""
+    return conv.last_session + timedelta(days=1)
+
+
+class TurnIndex:
+    """Okapi BM25 over a conversation's turns ("speaker: text [image caption]", the text
+    Kuzya shows), on the same stems and stop words as Kuzya's own full-text index."""
+
+    def __init__(self, conv: LocomoConversation) -> None:
+        documents = [f"{m.speaker}: {m.content}" for m in conv.messages]
+        self._index = BM25Okapi([terms(doc) or ["-"] for doc in documents])
+        self.words = [len(doc.split()) for doc in documents]
+
+    def rank(self, query: str) -> list[int]:
+        """Indices of the turns, best first (ties in conversation order)."""
+        scores = self._index.get_scores(terms(query))
+        return sorted(range(len(self.words)), key=lambda i: -scores[i])
+
+    def within(self, query: str, budget_words: int) -> tuple[list[int], int]:
+        """The best turns whose text fits `budget_words`, and the words they use."""
+        return budget_prefix([(i, self.words[i]) for i in self.rank(query)], budget_words)
 
 
 def _turns(recall: Recall, turn_of: dict[int, str]) -> list[str]:
@@ -99,24 +127,41 @@ def _turns(recall: Recall, turn_of: dict[int, str]) -> list[str]:
 
 
 def _bm25_baseline(conv: LocomoConversation, budget_words: int, tally: Tally) -> None:
-    documents = [f"{m.speaker}: {m.content}" for m in conv.messages]
-    # Okapi BM25 over the same stems and stop words as Kuzya's own full-text index.
-    index = BM25Okapi([terms(doc) or ["-"] for doc in documents])
-    lengths = [len(doc.split()) for doc in documents]
+    index = TurnIndex(conv)
     for question in conv.questions:
         category = CATEGORIES.get(question.category)
         if category is None or not question.evidence:
             continue
-        scores = index.get_scores(terms(question.text))
-        order = sorted(range(len(documents)), key=lambda i: -scores[i])
-        ranked = [(conv.turn_ids[i], lengths[i]) for i in order]
-        kept, words = _budget_prefix(ranked, budget_words)
+        order = index.rank(question.text)
+        kept, words = index.within(question.text, budget_words)
         tally.add(
             category,
-            _coverage(question.evidence, kept),
+            _coverage(question.evidence, [conv.turn_ids[i] for i in kept]),
             _coverage(question.evidence, [conv.turn_ids[i] for i in order[:10]]),
             words,
         )
+
+
+@contextmanager
+def imported(
+    conv: LocomoConversation,
+    embedder: Embedder,
+    workdir: Path,
+    settings: RecallSettings,
+    llm: LLM | None = None,
+) -> Iterator[tuple[Memory, list[Episode], float]]:
+    """A fresh store in `workdir` holding the conversation's turns: the memory, the
+    episodes (in turn order) and the seconds the import took."""
+    with Memory.open(
+        workdir / f"{conv.name}.db",
+        embedder=embedder,
+        durable=False,
+        settings=settings,
+        llm=llm or "none",  # the environment does not choose a benchmark's model
+    ) as memory:
+        started = time.perf_counter()
+        stored = memory.remember_many(conv.messages)
+        yield memory, stored, time.perf_counter() - started
 
 
 def _kuzya(
@@ -131,20 +176,12 @@ def _kuzya(
 ) -> float:
     """Import into a fresh store (and consolidate it), ask every question; returns import
     seconds."""
-    with Memory.open(
-        workdir / f"{conv.name}.db",
-        embedder=embedder,
-        durable=False,
-        settings=settings,
-        llm=(consolidation.llm if consolidation else None) or "none",
-    ) as memory:
-        started = time.perf_counter()
-        stored = memory.remember_many(conv.messages)
-        elapsed = time.perf_counter() - started
+    llm = consolidation.llm if consolidation else None
+    with imported(conv, embedder, workdir, settings, llm) as (memory, stored, elapsed):
+        now = question_time(conv)
         if consolidation is not None:
-            consolidation.add(memory.sleep(now=conv.last_session + timedelta(days=1)))
+            consolidation.add(memory.sleep(now=now))
         turn_of = {episode.id: turn for episode, turn in zip(stored, conv.turn_ids, strict=True)}
-        now = conv.last_session + timedelta(days=1)
         for question in conv.questions:
             category = CATEGORIES.get(question.category)
             if category is None or not question.evidence:

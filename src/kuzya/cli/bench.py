@@ -15,6 +15,7 @@ from rich.table import Table
 from kuzya.cli.options import ConsolidateLlmOption, EmbedderOption, LlmOption, importing
 from kuzya.config import settings
 from kuzya.embed import Embedder, load_embedder
+from kuzya.errors import InvalidInput
 from kuzya.llm import is_small
 
 bench_app = typer.Typer(help="Benchmarks.", no_args_is_help=True)
@@ -44,12 +45,29 @@ def locomo(
         bool, typer.Option("--sleep", help="Consolidate each conversation before the questions.")
     ] = False,
     llm: ConsolidateLlmOption = None,
+    answer: Annotated[
+        bool,
+        typer.Option(
+            "--answer",
+            help="Answer the questions with the --llm reader and score token F1, with Kuzya's "
+            "context, a BM25 one and the whole conversation.",
+        ),
+    ] = False,
+    questions: Annotated[
+        int, typer.Option("--questions", min=1, help="With --answer: a fixed sample this big.")
+    ] = 200,
     json_out: JsonOut = None,
     embedder: EmbedderOption = None,
 ) -> None:
-    """Evidence recall within a word budget on LoCoMo files, beside a BM25 baseline."""
+    """Evidence recall within a word budget on LoCoMo files, beside a BM25 baseline; with
+    --answer, the answers' token F1 given each context."""
     from kuzya.bench.locomo import CATEGORIES, Consolidation, run
 
+    if answer:
+        if sleep:
+            raise InvalidInput("--sleep and --answer do not go together: drop one")
+        _answer(files, llm, budget_words, questions, json_out, embedder)
+        return
     consolidation = None
     if sleep or llm is not None:
         config = settings(sleep_llm=llm)
@@ -90,6 +108,55 @@ def locomo(
     )
     if "consolidation" in result:
         console.print(f"consolidation: {result['consolidation']}")
+    _write(json_out, result)
+
+
+def _answer(
+    files: list[Path],
+    llm: str | None,
+    budget_words: int,
+    questions: int,
+    json_out: Path | None,
+    embedder: str | None,
+) -> None:
+    """`bench locomo --answer`: the reader's token F1 with each context, as a table."""
+    from kuzya.bench.locomo import CATEGORIES
+    from kuzya.bench.locomo_answer import CONTEXTS, run
+
+    config = settings(llm=llm)
+    reader = config.load_llm(config.llm)
+    if reader is None:
+        raise InvalidInput("--answer needs a reader model: add --llm qwen-1.5b (or smollm2)")
+    result = run(
+        files,
+        _embedder(embedder),
+        reader,
+        questions=questions,
+        budget_words=budget_words,
+        progress=lambda line: console.print(line),
+    )
+    contexts = result["contexts"]
+    whole = contexts["whole"]
+    table = Table(
+        title=f"LoCoMo answers by {result['reader']}: token F1 with Kuzya's context and BM25's "
+        f"({budget_words} words), and the last {whole['turns_shown']} of {whole['turns']} "
+        f"turns ({result['window_tokens']}-token window)"
+    )
+    for column in ("category", "n", "kuzya", "BM25", "whole"):
+        table.add_column(column, justify="right")
+    for name, block in [("overall", "overall"), *((c, c) for c in CATEGORIES.values())]:
+        scores = [
+            contexts[c]["overall"] if block == "overall" else contexts[c]["by_category"][block]
+            for c in CONTEXTS
+        ]
+        table.add_row(name, str(scores[0]["n"]), *(f"{s['f1']:.3f}" for s in scores))
+    console.print(table)
+    console.print(
+        "seconds per answer: "
+        + ", ".join(f"{c} {contexts[c]['seconds_per_answer']}" for c in CONTEXTS)
+        + f" (whole with its first reading {whole['seconds_per_answer_with_prefill']}); "
+        f"context words: " + ", ".join(f"{c} {contexts[c]['context_words']:.0f}" for c in CONTEXTS)
+    )
     _write(json_out, result)
 
 

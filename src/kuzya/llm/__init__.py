@@ -25,9 +25,15 @@ __all__ = [
 
 
 def load_llm(
-    spec: str, *, base_url: str | None = None, api_key: str | None = None, timeout: float = 120.0
+    spec: str,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    timeout: float = 120.0,
+    threads: int | None = None,
 ) -> LLM | None:
-    """The adapter a spec names; None for ``none``."""
+    """The adapter a spec names; None for ``none``. `threads` is for an embedded model
+    (default: every core)."""
     if spec == "none":
         return None
     if spec.startswith("openai:"):
@@ -41,7 +47,7 @@ def load_llm(
         return OpenAICompatible(model, base_url, api_key, timeout=timeout)
     from kuzya.llm.llama import LlamaCpp
 
-    return LlamaCpp(spec.removeprefix("llama:"))
+    return LlamaCpp(spec.removeprefix("llama:"), threads=threads)
 
 
 def is_small(llm: LLM | None) -> bool:

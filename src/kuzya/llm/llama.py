@@ -28,6 +28,8 @@ class _Engine(Protocol):
 
     def create_chat_completion(self, **kwargs: Any) -> Any: ...
 
+    def tokenize(self, text: bytes, add_bos: bool = True, special: bool = False) -> list[int]: ...
+
 
 class LlamaCpp:
     """A local GGUF chat model: `smollm2`, `qwen-1.5b` (see `kuzya.llm.models`) or a path."""
@@ -135,6 +137,18 @@ class LlamaCpp:
             except Exception as e:
                 raise LLMError(f"{self.name} failed to read a prompt: {e}") from e
         self.meter.add(Usage(int(response["usage"]["prompt_tokens"]), 1))
+
+    @property
+    def context_tokens(self) -> int:
+        """The context window: prompt and completion together fit in this many tokens."""
+        return self._n_ctx
+
+    def count_tokens(self, text: str) -> int:
+        """The tokens `text` takes in this model (its chat template's own tokens not
+        included); loads the model if needed."""
+        with self._lock:
+            engine = self._loaded()
+            return len(engine.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def _next_call_id(self) -> str:
         return f"call_{next(self._call_ids)}"  # itertools.count is atomic under the GIL
