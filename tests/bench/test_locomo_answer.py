@@ -149,7 +149,9 @@ def test_run_asks_each_context_with_one_prompt_shape(tmp_path: Path) -> None:
 
 def test_cli_answer_table_and_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = _locomo_file(tmp_path / "tiny.json")
-    monkeypatch.setattr("kuzya.cli.bench.open_llm", lambda config: ScriptedLLM(["Pickle"] * 6))
+    monkeypatch.setattr(
+        "kuzya.config.Settings.load_llm", lambda self, spec: ScriptedLLM(["Pickle"] * 6)
+    )
     out = tmp_path / "answer.json"
     command = ["bench", "locomo", str(source), "--answer", "--llm", "smollm2"]
     command += ["--questions", "2", "--embedder", "hash", "--json", str(out)]

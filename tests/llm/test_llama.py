@@ -183,15 +183,15 @@ def test_counts_tokens_as_the_model_reads_them(smollm2: LlamaCpp) -> None:
 
 
 def test_threads_come_from_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kuzya.cli.options import open_llm, settings
+    from kuzya.config import settings
 
     gguf = tmp_path / "m.gguf"
     gguf.write_bytes(b"GGUF")
     monkeypatch.setenv("KUZYA_LLM_THREADS", "1")
-    model = open_llm(settings(llm=str(gguf)))
+    model = settings(llm=str(gguf)).load_llm(str(gguf))
     assert isinstance(model, LlamaCpp) and model._threads == 1
     monkeypatch.delenv("KUZYA_LLM_THREADS")
-    model = open_llm(settings(llm=str(gguf)))
+    model = settings(llm=str(gguf)).load_llm(str(gguf))
     assert isinstance(model, LlamaCpp) and model._threads == (os.cpu_count() or 1)
 
 
