@@ -146,6 +146,14 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
             r"года|лет) назад\b",
             "ago",
         ),
+        (
+            r"\b(?:at|in) the (start|beginning|end) of (?:(the|this|last|next) )?(year|month)\b",
+            "part",
+        ),
+        (
+            r"(?<!\w)в (начале|конце) (?:(этого|прошлого|следующего) )?(года|месяца)(?!\w)",
+            "ru-part",
+        ),
         (r"\b(last|this|next) (week|month|year|weekend)\b", "unit"),
         (r"(?<!\w)на (прошлой|этой|следующей) неделе\b", "ru-week"),
         (r"(?<!\w)в (прошлом|этом|следующем) (месяце|году)\b", "ru-unit"),
@@ -235,6 +243,8 @@ def _resolve(
         if unit == "weekend":
             return _weekend(anchor, amount)
         return _shift(unit or "week", anchor, amount)
+    if kind in ("part", "ru-part"):
+        return _part(g[0] or "", g[1], g[2] or "", anchor)
     if kind == "ru-weekend":
         return _weekend(anchor, {"прошлые": -1, "эти": 0}.get(g[0] or "", 1))
     if kind == "weekday":
@@ -265,6 +275,24 @@ def _resolve(
     except ValueError:
         return None
     return None
+
+
+_WHICH_AMOUNT = {"last": -1, "next": 1, "прошлого": -1, "следующего": 1}
+
+
+def _part(part: str, which: str | None, unit: str, anchor: datetime) -> Span:
+    """The start or the end of a year (its first or last three months) or of a month (its
+    first or last ten days): "at the start of the year", "в конце прошлого месяца"."""
+    whole = _shift("year" if unit in ("year", "года") else "month", anchor,
+                   _WHICH_AMOUNT.get(which or "", 0))  # fmt: skip
+    if unit in ("year", "года"):
+        year, tz = whole.start.year, whole.start.tzinfo
+        if part in ("start", "beginning", "начале"):
+            return Span("", whole.start, _month_start(year, 4, tz))
+        return Span("", _month_start(year, 10, tz), whole.end)
+    if part in ("start", "beginning", "начале"):
+        return Span("", whole.start, whole.start + timedelta(days=10))
+    return Span("", whole.start.replace(day=21), whole.end)
 
 
 def _weekend(anchor: datetime, amount: int) -> Span:

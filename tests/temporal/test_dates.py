@@ -24,6 +24,12 @@ CASES = [
     ("last Monday was rough", "last Monday", "1 May 2023"),
     ("on Friday I swam", "on Friday", "5 May 2023"),
     ("I will call her on Friday", "on Friday", "12 May 2023"),
+    (
+        "at the start of the year we moved",
+        "at the start of the year",
+        "1 January 2023 - 31 March 2023",
+    ),
+    ("at the end of the month I'm off", "at the end of the month", "21 May 2023 - 31 May 2023"),
     ("Concert on Friday!", "on Friday", "12 May 2023"),  # no past tense: the coming one
     ("We're planning a trip to Portugal in September", "in September", "September 2023"),
     ("We went to Portugal in September", "in September", "September 2022"),
@@ -58,6 +64,8 @@ CASES = [
     ("в субботу я ходил в кино", "в субботу", "6 May 2023"),
     ("в субботу буду дома", "в субботу", "13 May 2023"),
     ("в пятницу концерт!", "в пятницу", "12 May 2023"),
+    ("в конце прошлого месяца", "в конце прошлого месяца", "21 April 2023 - 30 April 2023"),
+    ("в начале года переехали", "в начале года", "1 January 2023 - 31 March 2023"),
     ("в пятницу был концерт", "в пятницу", "5 May 2023"),
     ("три дня назад кот заболел", "три дня назад", "5 May 2023"),
     ("две недели назад я рисовала", "две недели назад", "24 April 2023"),
