@@ -301,17 +301,27 @@ def _weekend(anchor: datetime, amount: int) -> Span:
     return Span("", saturday, saturday + timedelta(days=2))
 
 
+def _sentence_at(text: str, match: re.Match[str]) -> str:
+    """The sentence of `text` that holds `match`."""
+    start = max(text.rfind(end, 0, match.start()) for end in ".!?…\n") + 1
+    ends = [i for i in (text.find(end, match.end()) for end in ".!?…\n") if i >= 0]
+    return text[start : min(ends, default=len(text))]
+
+
+def _future(sentence: str) -> bool:
+    """A day or month named alone is the coming one unless its sentence speaks of the past."""
+    return _FUTURE.search(sentence) is not None or _PAST_TENSE.search(sentence) is None
+
+
 def find(text: str, anchor: datetime) -> list[Span]:
     """Time expressions in `text`, resolved against `anchor` (the time it was said)."""
     found: list[tuple[int, Span]] = []
     taken: list[tuple[int, int]] = []
-    # a day or month named alone is the coming one unless the sentence speaks of the past
-    future = _FUTURE.search(text) is not None or _PAST_TENSE.search(text) is None
     for pattern, kind in _RULES:
         for match in pattern.finditer(text):
             if any(match.start() < end and start < match.end() for start, end in taken):
                 continue
-            span = _resolve(kind, match.groups(), anchor, future)
+            span = _resolve(kind, match.groups(), anchor, _future(_sentence_at(text, match)))
             if span is not None:
                 taken.append((match.start(), match.end()))
                 found.append((match.start(), Span(match.group(0).strip(), span.start, span.end)))

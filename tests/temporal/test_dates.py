@@ -33,6 +33,7 @@ CASES = [
     ("Concert on Friday!", "on Friday", "12 May 2023"),  # no past tense: the coming one
     ("We're planning a trip to Portugal in September", "in September", "September 2023"),
     ("We went to Portugal in September", "in September", "September 2022"),
+    ("Booked the flights! I'm visiting Leo in June.", "in June", "June 2023"),  # its sentence
     ("I'm seeing Mika on Friday", "on Friday", "12 May 2023"),
     ("we watched a film on Friday", "on Friday", "5 May 2023"),
     ("next Tuesday is the party", "next Tuesday", "9 May 2023"),
