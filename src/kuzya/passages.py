@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -142,6 +143,7 @@ def _joined(parts: Sequence[str], chosen: Sequence[int]) -> str:
     return " ".join(pieces) + tail
 
 
+@lru_cache(maxsize=65_536)  # asked of every candidate of every query; texts repeat
 def low_content(text: str) -> bool:
     """A turn that states nothing: fewer than two distinct terms ("Wow!", "lol", "👍"), or
     nothing but questions ("Where did you go in May?" asks, it does not tell)."""
