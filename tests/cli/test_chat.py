@@ -14,6 +14,7 @@ from kuzya.embed import Embedder
 from kuzya.memory import Memory
 from kuzya.scenarios import evaluate
 from kuzya.testing import ScriptedLLM
+from tests.cli.chatting import chat_once
 
 runner = CliRunner()
 
@@ -205,14 +206,7 @@ def scripted_chat(
         "kuzya.config.load_llm", lambda spec, **_: llm if spec == "scripted" else None
     )
     monkeypatch.delenv("KUZYA_SLEEP_LLM", raising=False)
-    result = runner.invoke(
-        app,
-        ["chat", "-u", "ana", "--llm", "scripted", *options, "--db", str(db)],
-        input="I keep a small animal at home.\n/end\n/quit\n",
-        catch_exceptions=False,
-    )
-    assert result.exit_code == 0, result.output
-    return result.output
+    return chat_once(db, "scripted", "I keep a small animal at home.", *options)
 
 
 def test_chat_sleeps_with_its_own_model(

@@ -7,24 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from kuzya.cli.app import app
+from tests.cli.chatting import chat_once
 
 pytestmark = pytest.mark.llm
 
-runner = CliRunner()
-
 
 def chat(db: Path, *options: str) -> str:
-    result = runner.invoke(
-        app,
-        ["chat", "-u", "ana", "--llm", "smollm2", *options, "--db", str(db)],
-        input="I have a dog named Rex and I live in Lisbon.\n/end\n/quit\n",
-        catch_exceptions=False,
-    )
-    assert result.exit_code == 0, result.output
-    return result.output
+    return chat_once(db, "smollm2", "I have a dog named Rex and I live in Lisbon.", *options)
 
 
 def test_chat_sleeps_with_its_model_unless_told_otherwise(

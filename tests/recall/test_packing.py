@@ -5,25 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from kuzya.memory import Memory
-from kuzya.model import Kind, RecallItem
 from kuzya.passages import low_content, trimmed
 from kuzya.query import without_names
+from tests.recall.items import recalled
 
 T0 = datetime(2024, 2, 1, 9, tzinfo=UTC)
-
-
-def _turn(text: str) -> RecallItem:
-    return RecallItem(
-        id=1,
-        kind=Kind.EPISODE,
-        text=text,
-        score=1.0,
-        speaker="jun",
-        conversation="c",
-        said_at=T0,
-        stored_at=T0,
-        sources=(1,),
-    )
 
 
 def test_names_of_those_present_leave_the_query() -> None:
@@ -37,9 +23,9 @@ def test_names_of_those_present_leave_the_query() -> None:
 
 
 def test_a_turn_keeps_what_it_states() -> None:
-    item = _turn(
+    item = recalled(
         "Wow! I made a dairy-free chocolate tart yesterday. How about you? "
-        "[shared image: a photo of a tart]"
+        "[shared image: a photo of a tart]",
     )
     cut = trimmed(item, 2)
     assert cut.text == (
@@ -50,8 +36,8 @@ def test_a_turn_keeps_what_it_states() -> None:
 
 def test_a_turn_with_nothing_to_cut_stays_whole() -> None:
     for text in ("Wow! See you soon?", "I moved to Lisbon in May. The flat is small."):
-        assert trimmed(_turn(text), 2).text == text
-    assert trimmed(_turn("Wow! Cool."), 0).text == "Wow! Cool."
+        assert trimmed(recalled(text), 2).text == text
+    assert trimmed(recalled("Wow! Cool."), 0).text == "Wow! Cool."
 
 
 def test_small_talk_ranks_below_content(memory: Memory) -> None:

@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 
 from kuzya.embed import Embedder
 from kuzya.memory import Memory
-from kuzya.model import Kind, RecallItem
+from kuzya.model import RecallItem
 from kuzya.passages import cut, item_cap
 from kuzya.text import terms
+from tests.recall.items import recalled
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
 
@@ -29,23 +30,9 @@ def _long(fact: str, filler: list[str], repeats: int = 5) -> str:
     return f"{before} {fact} {after}"
 
 
-def _item(text: str) -> RecallItem:
-    return RecallItem(
-        id=1,
-        kind=Kind.EPISODE,
-        text=text,
-        score=1.0,
-        speaker="ana",
-        conversation="c",
-        said_at=T0,
-        stored_at=T0,
-        sources=(1,),
-    )
-
-
 def _cut(text: str, question: str, embedder: Embedder, words: int) -> RecallItem:
     vector = embedder.embed([question])[0]
-    return cut(_item(text), terms(question), vector, embedder, words)
+    return cut(recalled(text), terms(question), vector, embedder, words)
 
 
 def test_a_fact_in_the_middle_of_a_long_message_is_recalled(memory: Memory) -> None:
@@ -95,7 +82,7 @@ def test_russian_long_message(use_embedder: Embedder) -> None:
 
 
 def test_short_items_and_no_budget_are_left_whole(memory: Memory, use_embedder: Embedder) -> None:
-    short = _item("My passport expires in March 2027.")
+    short = recalled("My passport expires in March 2027.")
     assert cut(short, ["passport"], use_embedder.embed(["passport"])[0], use_embedder, 40) is short
     text = _long(FACT_EN, FILLER_EN)
     memory.remember(text, speaker="ana", conversation="trip", time=T0)
