@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from kuzya import validate
+from kuzya import dates, passages, validate
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.facts import rules
 from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
@@ -196,7 +196,6 @@ class Assistant:
         budget_words: int = 200,
         max_items: int = 6,
         own_replies: int = 2,
-        relevance: float = 0.5,
         profile_facts: int = 8,
         working_turns: int = 6,
         max_tokens: int | None = None,
@@ -206,7 +205,7 @@ class Assistant:
     ) -> None:
         self.memory, self.llm, self.name = memory, llm, validate.name(name, "name")
         self.budget_words, self.working_turns = budget_words, working_turns
-        self.max_items, self.relevance, self.profile_facts = max_items, relevance, profile_facts
+        self.max_items, self.profile_facts = max_items, profile_facts
         self.own_replies = own_replies
         self.temperature, self.use_tools, self.small_model = temperature, use_tools, small_model
         self.max_tokens = max_tokens or (48 if small_model else 200)
@@ -263,8 +262,16 @@ class Assistant:
         notes = self.notes(recall, profile)
         # named as the turns before it are, or a model may answer as if it had said it
         said = text if self.small_model and len(present) == 1 else f"{who}: {text}"
+        # the dates the message means, as the notes give theirs ("last Wednesday = 6 May")
+        meant = "; ".join(dict.fromkeys(n for span in dates.find(text, recall.now)
+                                        if (n := span.note())))  # fmt: skip
+        said += f" ({meant})" if meant else ""
         if notes.items:
-            said = f"Notes from memory ({who} is asking):\n{notes.as_prompt()}\n\n{said}"
+            today = recall.now.strftime("%A, %d %B %Y")
+            said = (
+                f"Notes from memory ({who} is asking; today is {today}):\n"
+                f"{notes.as_prompt()}\n\n{said}"
+            )
         used = {s for item in notes.items for s in item.sources}
         used.update(turn.id for turn in turns if not is_assistant(turn))
         return [*messages, ChatMessage("user", said)], used
@@ -299,20 +306,23 @@ class Assistant:
 
     def notes(self, recall: Recall, profile: Sequence[RecallItem]) -> Recall:
         """What goes next to the message: the recalled facts the profile lacks, then the
-        recalled messages that score at least `relevance` of the best one, each without the
+        best `max_items` recalled messages (by rank, not by a share of the best score: fused
+        scores are not calibrated, and the answer often ranks third), each without the
         sentences a fact in the prompt already states (never a whole message for one fact
         it holds: the rest of it may be what the question needs). The assistant's own past
         replies come after what people said, marked as its own words, at most
-        `own_replies` of them: they are the conversation, not evidence about anyone. For a
+        `own_replies` of them: they are the conversation, not evidence about anyone. Turns
+        that state nothing (questions asked before, "lol") are left out: an earlier "where
+        do I live?" is the closest match to the same question, never its answer. For a
         small model every recalled fact stays, and every message whole."""
         given = set() if self.small_model else {i.id for i in profile}
         facts = [i for i in recall.items if i.kind is Kind.FACT and i.id not in given]
         stated = [] if self.small_model else [set(terms(i.text)) for i in (*profile, *facts)]
-        others = [i for i in recall.items if i.kind is not Kind.FACT]
-        best = max((i.score for i in others), default=0.0)
-        relevant = [i for i in others if i.score >= self.relevance * best]
-        said = [u for i in relevant if not i.assistant and (u := _unstated(i, stated))]
-        own = [replace(i, speaker=f"{i.speaker} (you)") for i in relevant if i.assistant]
+        others = [
+            i for i in recall.items if i.kind is not Kind.FACT and not passages.low_content(i.text)
+        ]
+        said = [u for i in others if not i.assistant and (u := _unstated(i, stated))]
+        own = [replace(i, speaker=f"{i.speaker} (you)") for i in others if i.assistant]
         kept = said[: self.max_items] + own[: min(self.own_replies, self.max_items - len(said))]
         return Recall(recall.query, tuple(facts + kept), recall.now)
 

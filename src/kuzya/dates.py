@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from kuzya.facts import normal_form
+
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
@@ -209,10 +211,11 @@ _PAST_TENSE = re.compile(
     r"(?<!\w)(was|were|had|did|went|saw|got|came|made|took|met|ate|said|told|left|swam|ran|"
     r"drove|flew|bought|brought|caught|felt|found|gave|heard|kept|lost|paid|sat|sent|"
     r"slept|spent|spoke|stood|thought|won|wrote|woke|sang|began|became|fell|forgot|knew|"
-    r"rode|sold|taught|threw|wore|"
-    r"\w{3,}ed|\w{2,}(?:л|ла|ло|ли|лся|лась|лось|лись))(?!\w)",
+    r"rode|sold|taught|threw|wore|\w{3,}ed)(?!\w)",
     re.IGNORECASE,
 )
+# a Russian word shaped like a past-tense verb, confirmed by the morphology ("лол" is not)
+_RU_PAST = re.compile(r"(?<!\w)\w{2,}(?:л|ла|ло|ли|лся|лась|лось|лись)(?!\w)", re.IGNORECASE)
 
 
 _RU_WHICH = {"прошл": "last", "эт": "this", "след": "next"}
@@ -310,7 +313,12 @@ def _sentence_at(text: str, match: re.Match[str]) -> str:
 
 def _future(sentence: str) -> bool:
     """A day or month named alone is the coming one unless its sentence speaks of the past."""
-    return _FUTURE.search(sentence) is not None or _PAST_TENSE.search(sentence) is None
+    if _FUTURE.search(sentence) is not None:
+        return True
+    past = _PAST_TENSE.search(sentence) is not None or any(
+        normal_form.past_verb(m.group(0)) for m in _RU_PAST.finditer(sentence)
+    )
+    return not past
 
 
 def find(text: str, anchor: datetime) -> list[Span]:

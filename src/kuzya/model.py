@@ -274,7 +274,7 @@ class Recall:
         day = None
         rest = (item for item in self.items if item.kind is not Kind.FACT)
         for item in sorted(rest, key=lambda i: (i.said_at, i.id)):
-            item_day = item.said_at.strftime("%d %B %Y")
+            item_day = item.said_at.strftime("%A, %d %B %Y")
             if item_day != day:
                 lines.append(f"[{item_day}]")
                 day = item_day

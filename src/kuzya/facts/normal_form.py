@@ -120,3 +120,9 @@ def nominative(phrase: str) -> str:
         changed.append(_as_said(form.word, word))
     changed.append(_as_said(named.word, words[head]))
     return phrase.replace(stripped, " ".join([*changed, *words[head + 1 :]]))
+
+
+def past_verb(word: str) -> bool:
+    """Whether a Russian word can be a verb in the past tense ("был", "купила"; not "лол",
+    "футбол")."""
+    return any(p.tag.POS == "VERB" and p.tag.tense == "past" for p in _parses(word.lower()))

@@ -248,6 +248,8 @@ def _values(grammar: _Grammar, kind: str, raw: str) -> list[str]:
 def _trim(grammar: _Grammar, kind: str, value: str) -> str:
     if kind not in _WHOLE:
         value = re.split(r"\s*[,:]", value, maxsplit=1)[0]
+    elif kind == "birthday":  # "3 августа, напомни друзьям" ends at the date ("March 3, 1990")
+        value = re.split(r"\s*,(?!\s*\d)", value, maxsplit=1)[0]
     value = value.strip(_STRIP)
     while kind not in _UNTIMED and (match := grammar.TRAIL.search(value)):
         value = value[: match.start()].strip(_STRIP)
