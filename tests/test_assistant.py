@@ -174,6 +174,40 @@ def test_people_come_before_the_assistants_replies(memory: Memory) -> None:
     assert [i.id for i in Assistant(memory, None, max_items=2).notes(recall, ()).items] == [2, 5]
 
 
+def test_notes_leave_out_turns_that_state_nothing_and_keep_weaker_evidence(
+    memory: Memory,
+) -> None:
+    """An earlier "where do I run?" matches the question best and answers nothing; the
+    answer stays in the notes however far below the best score it ranks."""
+    t0 = datetime(2026, 3, 1, tzinfo=UTC)
+    for number, text in enumerate(
+        ["Where did I go running last time?", "lol", "Ran 8 km along the river this morning."]
+    ):
+        memory.remember(text, speaker="dima", conversation=f"c{number}", time=t0)
+    llm = ScriptedLLM(["Along the river."])
+    assistant = Assistant(memory, llm)
+    assistant.reply("Where did I go running last time?", conversation="q", participants=["dima"],
+                    now=NOW)  # fmt: skip
+    assistant.close()
+    message = llm.calls[0].messages[-1].content
+    assert "Ran 8 km along the river" in message
+    assert "- dima: Where did I go running" not in message and "- dima: lol" not in message
+
+
+def test_the_message_comes_with_today_and_the_dates_it_means(memory: Memory) -> None:
+    memory.remember("Lunch was a falafel wrap today.", speaker="nora",
+                    time=datetime(2026, 3, 4, 13, tzinfo=UTC))  # fmt: skip
+    llm = ScriptedLLM(["A falafel wrap."])
+    assistant = Assistant(memory, llm)
+    assistant.reply("What did I have for lunch yesterday?", conversation="q",
+                    participants=["nora"], now=NOW)  # fmt: skip
+    assistant.close()
+    message = llm.calls[0].messages[-1].content
+    assert "today is Thursday, 05 March 2026" in message
+    assert "[Wednesday, 04 March 2026]" in message
+    assert message.endswith("nora: What did I have for lunch yesterday? (yesterday = 4 March 2026)")
+
+
 def test_without_notes_the_message_goes_alone(memory: Memory) -> None:
     memory.remember("My name is Bob.", speaker="bob", time=datetime(2026, 3, 1, tzinfo=UTC))
     memory.sleep(now=NOW)

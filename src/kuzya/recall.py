@@ -58,7 +58,12 @@ class RecallSettings:
     # Packed turns drop sentences with fewer than this many distinct terms and questions
     # back ("Wow!", "Thanks, Jun!", "How about you?"), so more turns fit the budget; 0 keeps all.
     sentence_terms: int = 2
-    item_share: float = 0.4  # a message longer than this share of the budget is cut
+    # A message longer than this share of the budget is cut to its passage that matches;
+    # past the first `full_items` messages, to `tail_share` (more evidence fits: one hop of
+    # a multi-hop question is rarely among the best few).
+    item_share: float = 0.4
+    full_items: int = 3
+    tail_share: float = 0.1
     working_turns: int = 6  # working-memory window of the conversation
     fact_k: int = 5  # facts put before the episodes, at most
     fact_cosine: float = 0.35  # a fact this similar to the query is relevant
@@ -194,10 +199,13 @@ def run(
     if query.overview:
         first += _diary(store, namespace, query, participants, settings)
 
-    cap = None if budget_words is None else item_cap(budget_words, settings.item_share)
-
-    def shortened(item: RecallItem) -> RecallItem:
-        """A long message cut to the passage that matches; others without small talk."""
+    def shortened(item: RecallItem, rank: int, room: int | None) -> RecallItem:
+        """A long message cut to the passage that matches, within its share of the budget
+        and the `room` left; others without small talk."""
+        share = settings.item_share if rank < settings.full_items else settings.tail_share
+        cap = None if budget_words is None else item_cap(budget_words, share)
+        if cap is not None and room is not None and room >= passages.MIN_WORDS:
+            cap = min(cap, room)
         if cap is not None and item.words > cap:
             return passages.cut(item, query.terms, query.vector, embedder, cap)
         return passages.trimmed(item, settings.sentence_terms)
@@ -388,10 +396,10 @@ def _pack(
     limit: int,
     budget_words: int | None,
     settings: RecallSettings,
-    shortened: Callable[[RecallItem], RecallItem],
+    shortened: Callable[[RecallItem, int, int | None], RecallItem],
 ) -> list[RecallItem]:
-    """`first` (facts, diary) then the episodes best first, each `shortened`, near-duplicates
-    collapsed, until the limit or the word budget is reached."""
+    """`first` (facts, diary) then the episodes best first, each `shortened` by its rank among
+    the episodes taken, near-duplicates collapsed, until the limit or the budget is reached."""
     chosen: list[RecallItem] = []
     used = 0
     for candidate in first:
@@ -399,6 +407,7 @@ def _pack(
         if len(chosen) < limit and (budget_words is None or used + words <= budget_words):
             chosen.append(candidate)
             used += words
+    facts_taken = len(chosen)
     window = ranked[: max(limit * 3, 60)]
     vectors = store.vector_of(namespace, window)
     kept: np.ndarray | None = None  # vectors of the chosen items, one per row
@@ -406,7 +415,8 @@ def _pack(
     for item in window:
         if len(chosen) >= limit or (budget_words is not None and budget_words - used < 5):
             break  # full: nothing useful fits in fewer than five words
-        candidate = shortened(_item(episodes[item], scores[item]))
+        room = None if budget_words is None else budget_words - used
+        candidate = shortened(_item(episodes[item], scores[item]), len(chosen) - facts_taken, room)
         line = candidate.line()
         key = re.sub(r"\W+", " ", line.lower()).strip()
         if key in seen_text:

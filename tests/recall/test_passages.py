@@ -100,3 +100,23 @@ def test_a_message_takes_at_most_its_share_of_the_budget() -> None:
     assert item_cap(400, 0.25) == 100
     assert item_cap(200, 0.25) == 50
     assert item_cap(20, 0.25) == 30  # a tiny budget still shows a sentence or two
+
+
+def test_messages_past_the_best_few_are_cut_shorter(memory: Memory) -> None:
+    """The best `full_items` messages may take `item_share` of the budget each; the rest
+    `tail_share`, so more of the evidence for a question fits."""
+    topics = ["football match", "birthday cake", "garden shed", "violin lesson", "bus strike",
+              "chess club"]  # fmt: skip
+    for day, topic in enumerate(topics):
+        story = [f"{sentence[:-1]}, and then the {topic} came up again." for sentence in FILLER_EN]
+        text = f"The passport office was slow today. {' '.join(story * 2)}"
+        memory.remember(text, speaker="ana", conversation=f"day{day}",
+                        time=T0.replace(day=day + 1))  # fmt: skip
+    settings = memory.settings
+    found = memory.recall("passport office", participants=["ana"], budget_words=1200)
+    sizes = [item.words for item in found.items]
+    assert len(sizes) == 6
+    full, tail = item_cap(1200, settings.item_share), item_cap(1200, settings.tail_share)
+    assert all(size <= full + 2 for size in sizes)  # "…" and the speaker's name
+    assert all(size <= tail + 2 for size in sizes[settings.full_items :])
+    assert max(sizes[: settings.full_items]) > tail + 2
