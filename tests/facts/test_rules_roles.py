@@ -56,6 +56,31 @@ ROLES = [
         [("job", "ведущий аналитик", False)],
     ),
     ("ru-works-at", "Работаю в Яндексе", [("works_at", "Яндекс", False)]),
+    (
+        "line-cook-called",
+        "I'm a line cook at a bistro called Olive & Thyme",
+        [("job", "line cook", False), ("works_at", "Olive & Thyme", False)],
+    ),
+    ("cafe-named", "I work at a cafe named Blue Door", [("works_at", "Blue Door", False)]),
+    ("real-estate", "I'm a real estate agent", [("job", "real estate agent", False)]),
+    (
+        "flight-attendant",
+        "I'm a flight attendant for Delta",
+        [("job", "flight attendant", False), ("works_at", "Delta", False)],
+    ),
+    (
+        "ru-prorab-mid-sentence",
+        "Меня зовут Сергей, я прораб на стройке в Химках",
+        [("name", "Сергей", False), ("job", "прораб", False), ("works_at", "стройка", False)],
+    ),
+    (
+        "ru-chef-quoted",
+        "Я шеф-повар в ресторане «Белуга»",
+        [("job", "шеф-повар", False), ("works_at", "Белуга", False)],
+    ),
+    ("ru-works-quoted", "Работаю в ресторане «Белуга»", [("works_at", "Белуга", False)]),
+    ("ru-stewardess", "Я бортпроводница", [("job", "бортпроводница", False)]),
+    ("ru-senior-engineer", "Я старший инженер", [("job", "старший инженер", False)]),
 ]
 TRIPS = [
     (
@@ -103,6 +128,13 @@ RELATIVES = [
 ]
 NOTHING = [
     "I'm a regular at Joe's",
+    "I'm a mess at work",
+    "I'm an amazing cook",
+    "I'm a home cook",
+    "I'm a terrible driver",
+    "I'm a role model",
+    "Я отличный повар",
+    "Я ужасный водитель",
     "Are you the head of marketing at Acme?",
     "My title is a secret",
     "I'm planning to sleep",
