@@ -5,7 +5,9 @@ Lisbon") or about a relative they name ("my sister Priya is a nurse"); `forget_r
 reads a request to forget ("forget my address", "забудь, где я живу"), by the grammar in
 `forget_rules`.
 
-How a message is read: sentences, each in its language; questions dropped; a sentence cut
+How a message is read: sentences, each in its language; leads that say nothing dropped
+("Update:", "lol", "Короче,") and a subject the speaker left out put back ("переехал в
+Томск"), by `rules_leads`; questions dropped; a sentence cut
 where a hypothetical or someone else's report begins ("if", "I wish", "she said", "если
 бы"); clauses split where a new subject starts ("..., and I play the cello"); a relative
 introduced by name ("my sister Priya") gives a family claim, and what follows is read as
@@ -42,7 +44,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
-from kuzya.facts import forget_rules, rules_en, rules_habits, rules_roles, rules_ru
+from kuzya.facts import (
+    forget_rules,
+    rules_en,
+    rules_habits,
+    rules_leads,
+    rules_roles,
+    rules_ru,
+)
 from kuzya.facts.schema import Claim, Forget
 from kuzya.text import STOP_WORDS
 
@@ -158,6 +167,7 @@ def claims(text: str, speaker: str) -> list[Claim]:
     found: list[Claim] = []
     for sentence in sentences(text):
         grammar = _grammar(sentence)
+        sentence = rules_leads.prepare(sentence, russian=grammar is rules_ru)
         statement = _statement(grammar, grammar.normalise(sentence))
         for clause in grammar.CLAUSE_BREAK.split(statement):
             clause = clause.strip(" ,;.!…")
