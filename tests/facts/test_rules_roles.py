@@ -102,6 +102,39 @@ TRIPS = [
 ]
 RELATIVES = [
     (
+        "ru-wife-u-menya",
+        "Жена у меня, Марина, пилот в «Победе»",
+        [
+            ("spouse", "Марина", False),
+            ("Марина", "job", "пилот", False),
+            ("Марина", "works_at", "Победа", False),
+        ],
+    ),
+    (
+        "ru-husband-u-menya-dash",
+        "Муж у меня — Олег, работает врачом",
+        [("spouse", "Олег", False), ("Олег", "job", "врач", False)],
+    ),
+    (
+        "ru-brother-u-menya",
+        "Брат у меня Лёша, живёт в Казани",
+        [("family", "брат Лёша", False), ("Лёша", "lives_in", "Казань", False)],
+    ),
+    (
+        "wife-comma-pilot",
+        "My wife, Sofia, is a pilot",
+        [("spouse", "Sofia", False), ("Sofia", "job", "pilot", False)],
+    ),
+    (
+        "wife-apposition",
+        "My wife Sofia, a pilot at Delta, loves jazz",
+        [
+            ("spouse", "Sofia", False),
+            ("Sofia", "job", "pilot", False),
+            ("Sofia", "works_at", "Delta", False),
+        ],
+    ),
+    (
         "wife-pilot",
         "My wife Sofia is a pilot",
         [("spouse", "Sofia", False), ("Sofia", "job", "pilot", False)],
@@ -140,6 +173,7 @@ NOTHING = [
     "I'm planning to sleep",
     "Is she planning a trip to Spain?",
     "Меня назначили ответственным за уборку?",
+    "Дела у меня, Марина, хорошие",
 ]
 
 

@@ -17,7 +17,9 @@ the values (`<attribute or kind>[__end][digits]`: `__end` marks a fact that ende
 lifted first, so one rule serves both: "I don't like X" is a dislike, "I don't like X
 anymore" ends a like, "I no longer live in X" ends lives_in. The grammars are in
 `rules_en` and `rules_ru`; habits and diets in `rules_habits`, titles and trips in
-`rules_roles`, both languages each.
+`rules_roles`, a life's changes (moves, partners, likes worn off, trades, switched drinks)
+in `rules_life`, both languages each. A statement that something did not end ("I didn't
+quit Google", "I'm not single") ends nothing.
 
 Value conventions:
 - places, organisations, names and free text as said, trimmed of trailing time and filler
@@ -29,7 +31,8 @@ Value conventions:
 - pet: "<kind> <name>" or "<kind>" ("dog Rex", "golden retriever Max", "собака Рекс");
   family: "<relation> <name>" ("sister Priya", "older brother Leo", "сестра Маша"), or the
   relation alone ("two kids", "сестра"); friends and colleagues count as family; spouse
-  (any partner): the name;
+  (any partner): the name, or, for one left unnamed, the relation ("we split up" ->
+  partner, ended; "я развелась с мужем" -> "муж", ended: see `schema.UNNAMED`);
 - plan: a verb phrase completing "plans to ...", time phrase kept ("fly to Oslo next week",
   "поехать в Париж летом");
 - studies: the complement of "studies" ("physics", "at MIT", "в МГУ");
@@ -49,6 +52,7 @@ from kuzya.facts import (
     rules_en,
     rules_habits,
     rules_leads,
+    rules_life,
     rules_roles,
     rules_ru,
 )
@@ -86,12 +90,18 @@ _READERS: dict[object, tuple[_Reader, ...]] = {  # by grammar module
         (rules_en.RULES, rules_en.clean),
         (rules_habits.ENGLISH, rules_habits.clean),
         (rules_roles.ENGLISH, rules_roles.clean),
+        (rules_life.ENGLISH, rules_life.clean),
     ),
     rules_ru: (
         (rules_ru.RULES, rules_ru.clean),
         (rules_habits.RUSSIAN, rules_habits.clean),
         (rules_roles.RUSSIAN, rules_roles.clean),
+        (rules_life.RUSSIAN, rules_life.clean),
     ),
+}
+_INTROS: dict[object, tuple[re.Pattern[str], ...]] = {
+    rules_en: rules_en.INTROS,
+    rules_ru: rules_ru.INTROS + rules_life.INTROS_RU,
 }
 
 
@@ -190,15 +200,16 @@ def _introductions(grammar: _Grammar, clause: str, speaker: str) -> list[Claim]:
     found = []
     lead = grammar.LEAD.match(clause)
     start = lead.end() if lead else 0
-    for pattern in grammar.INTROS:
+    for pattern in _INTROS[grammar]:
         for match in pattern.finditer(clause):
             relation = grammar.relation(match.group("rel"))
             name = match.group("name")
             if relation is None or not _is_name(name, grammar):
                 continue
             attribute, kind, ended = relation
-            rest = match.group("rest").lstrip(" ,—–-")
-            ended = ended or bool(grammar.GONE.match(rest))
+            rest = rules_life.apposition(match.group("rest").lstrip(" ,—–-"))
+            parted = rules_life.PARTED.search(clause[: match.start()])  # "broke up with my ..."
+            ended = ended or bool(grammar.GONE.match(rest)) or parted is not None
             value = name if attribute == "spouse" else f"{kind} {name}"
             found.append(Claim(speaker, attribute, value, ended))
             if match.start() == start and rest and not ended and attribute != "pet":
@@ -217,6 +228,8 @@ def _said(grammar: _Grammar, clause: str, subject: str) -> list[Claim]:
                     continue
                 kind = group.rstrip("0123456789")
                 stopped, kind = kind.endswith("__end"), kind.removesuffix("__end")
+                if stopped and negated:
+                    continue  # "I didn't quit Google", "I'm not single": nothing ended
                 for said in _values(grammar, kind, raw):
                     for attribute, value in clean(kind, said):
                         if grammar is rules_ru:
