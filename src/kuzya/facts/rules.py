@@ -36,7 +36,8 @@ Value conventions:
 - plan: a verb phrase completing "plans to ...", time phrase kept ("fly to Oslo next week",
   "поехать в Париж летом");
 - studies: the complement of "studies" ("physics", "at MIT", "в МГУ");
-- usual_order: the thing ("spicy miso ramen with an extra egg", "рамен с яйцом");
+- usual_order: the thing ("spicy miso ramen with an extra egg", "рамен с яйцом"), also
+  what the speaker drinks ("I drink my coffee black" -> "coffee black");
   avoids: what the speaker does not eat or drink ("eggs", "мясо").
 """
 
@@ -250,6 +251,7 @@ _LISTS = {
     "condition": True,
     "speaks": True,
     "eats": True,
+    "drinks": False,
 }
 
 
@@ -282,6 +284,8 @@ def _trim(grammar: _Grammar, kind: str, value: str) -> str:
 def _claim(subject: str, attribute: str, value: str, negated: bool, ended: bool) -> Claim:
     if attribute == "eats":  # "I don't eat X": avoids X; "I eat X again": avoids it no more
         return Claim(subject, "avoids", value, not negated)
+    if attribute == "drinks":  # "I don't drink X": avoids X; "I drink X": a usual order
+        return Claim(subject, "avoids", value) if negated else Claim(subject, "usual_order", value)
     if attribute == "likes" and negated and not ended:
         return Claim(subject, "dislikes", value)  # "I don't like X": a dislike, not an end
     return Claim(subject, attribute, value, negated or ended)
