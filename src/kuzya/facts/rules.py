@@ -156,7 +156,11 @@ def _statement(grammar: _Grammar, sentence: str) -> str:
     if (request := forget_rules.begins(sentence)) is not None:
         sentence = sentence[:request]
     guard = grammar.GUARD.search(sentence)
-    return sentence[: guard.start()] if guard else sentence
+    if guard is None:
+        return sentence
+    if guard.group(0).lower() in ("бы", "б"):  # "я развелась бы с ним": its whole clause
+        return sentence[: max(sentence.rfind(mark, 0, guard.start()) for mark in ",;:—") + 1]
+    return sentence[: guard.start()]
 
 
 def _asks(grammar: _Grammar, sentence: str) -> bool:

@@ -50,12 +50,12 @@ _BARE = (  # a word that starts sentences of its own: only with a comma, a colon
     r"|(?:хорошие|плохие|главные|большие) новости"
 )
 _LEAD = re.compile(
-    rf"^(?:(?:{_INTERJECTIONS}|{_PHRASES})(?![\w'’]){_SEPARATOR}"
+    rf"(?:(?:{_INTERJECTIONS}|{_PHRASES})(?![\w'’]){_SEPARATOR}"
     rf"|(?:{_BARE})\s*[,!.…:;—–-]+\s*)",
     re.I,
 )
 # "Update:", "Новости такие —": a heading, unless it names the speaker ("My address:")
-_HEADING = re.compile(r"^(?P<lead>[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,3}?)\s*(?::|\s[—–-])\s+")
+_HEADING = re.compile(r"(?P<lead>[^\W\d_][\w'’.-]*(?:\s+[\w'’.-]+){0,3}?)\s*(?::|\s[—–-])\s+")
 _SPEAKER_WORDS = frozenset(
     """i me my mine we us our you your he him his she her they them their it its this that
     я меня мне мной мой моя моё мое мои моего моей моих мы нас нам наш наша наше наши ты
@@ -64,15 +64,22 @@ _SPEAKER_WORDS = frozenset(
 _NEWS = re.compile(r"(?<!\w)(?:news|updates?|новост\w*|апдейт\w*)(?!\w)", re.I)
 
 
-def _drop_leads(sentence: str) -> str:
+def _drop_leads(sentence: str, russian: bool) -> str:
+    """The sentence without the leads no rule reads; the grammar's own ("so", "now",
+    "кстати", "вчера") are kept, for its rules read them ("now I'm in Seattle")."""
+    own = rules_ru.LEAD if russian else rules_en.LEAD
     for _ in range(6):
-        match = _LEAD.match(sentence) or _HEADING.match(sentence)
-        if match is None or (match.re is _HEADING and not _heading(match.group("lead"))):
+        kept = own.match(sentence)
+        for at in dict.fromkeys((0, kept.end() if kept else 0)):
+            match = _LEAD.match(sentence, at) or _HEADING.match(sentence, at)
+            if match and (match.re is _LEAD or _heading(match.group("lead"))):
+                break
+        else:
             break
         rest = sentence[match.end() :]
         if not re.search(r"\w", rest):
             break
-        sentence = rest
+        sentence = sentence[:at] + rest
     return sentence
 
 
@@ -159,5 +166,5 @@ def _changes(sentence: str, russian: bool) -> str:
 def prepare(sentence: str, russian: bool) -> str:
     """The sentence as the rules read it: leads dropped, the speaker put back where they
     were left out, changes said the rules' way."""
-    sentence = _drop_leads(sentence)
+    sentence = _drop_leads(sentence, russian)
     return _speaker_back(_changes(sentence, russian), russian)

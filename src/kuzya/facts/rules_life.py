@@ -41,7 +41,7 @@ _TRADE = (
     r"|babysitting|childcare|illustration|animation|baking|tattooing|deliveries|removals"
     r"|work|jobs|gigs|business|practice)"
 )
-_BORING = r"(?:boring|old|stale|repetitive|tedious|tiresome|lame|dull|meh)"
+_BORING = r"(?:boring|stale|repetitive|tedious|tiresome|lame|dull|meh)"
 _THING = (  # what wore off, said first: "Arctic Monkeys", "sushi", "my job"
     r"(?:my )?(?:(?-i:[A-Z0-9])[\w'&.-]*(?:\s+(?:&\s+)?(?-i:[A-Z0-9])[\w'&.-]*){0,3}"
     r"|(?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*))?)"
@@ -103,7 +103,8 @@ _ENGLISH = (
 
 _TIME_RU = (
     r"(?:в прошл\w+ (?:году|месяце)|на прошлой неделе|в этом (?:году|месяце)|(?:\d+|два|две|три"
-    r"|пару|несколько|полгода|год|месяц|неделю)\s*(?:лет|года?|месяц\w*|недел\w*|дн\w*)?\s+назад"
+    r"|пару|несколько|полгода|год|месяц|неделю)(?:\s*(?:лет|года?|месяц\w*|недел\w*|дн\w*))?"
+    r"(?:\s+назад)?"
     r"|вчера|сегодня|недавно|давно|летом|зимой|весной|осенью)"
 )
 _AFTER_PARTING_RU = (
@@ -130,6 +131,8 @@ _RUSSIAN = (
     # partners left
     rf"{{L}}мы с (?P<spouse__end>{{NAMES}}) {{A}}{_APART_RU}{_AFTER_PARTING_RU}",
     rf"{{L}}мы(?: с (?:ним|ней))? {{A}}(?P<spouse_we__end>{_APART_RU}){_AFTER_PARTING_RU}",
+    r"{L}{I}{A}(?P<spouse_we__end>развелась|развёлся|развелся|в разводе)"
+    rf"{_AFTER_PARTING_RU}",
     r"{L}{I}{A}(?:развёлся|развелся|развелась|рассталась|расстался|разошёлся|разошелся|разошлась)"
     rf" с (?:моим |моей |своим |своей )?(?:(?P<spouse_rel__end>{_REL_RU})|(?P<spouse__end>"
     r"{NAMES}))",
@@ -184,7 +187,7 @@ _DRINKS = re.compile(
 _NOT_LIKED = re.compile(
     r"^(?:it|it all|this|that|these|those|things|everything|everyone|life|he|she|they|we|you"
     r"|i|me|him|her|them|us|people|the moon|there|here|\d+|what|how|when|waiting|это|всё|все"
-    r"|то|что|как|когда|его|её|ее|их|тебя|вас|жить)(?!\w)",
+    r"|то|что|как|когда|его|её|ее|их|тебя|вас|жить|эта|этот|эти|эту|такой|такая|такие)(?!\w)",
     re.I,
 )
 _NOT_TRADES = re.compile(
