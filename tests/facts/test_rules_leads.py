@@ -73,6 +73,7 @@ NOTHING = [
     "Маша переехала в Казань, устроилась в школу",  # Маша's, not the speaker's
     "Всё, что я люблю, — это суши",
     "Got it, thanks",
+    "Испекла!! Получилось почти как у бабушки 😭",  # a verb, not a name
     "Ну что, где я живу?",
     "Lol, do you remember where I live?",
     "Sadly, my sister moved to Austin",

@@ -37,6 +37,11 @@ MOVES = [
     ("en-now-in", "I'm now in Seattle", [("lives_in", "Seattle", False)]),
     ("en-in-now", "We're in Denver now!", [("lives_in", "Denver", False)]),
     ("en-now-based", "Now I'm based in Lyon", [("lives_in", "Lyon", False)]),
+    (
+        "ru-teper-then-more",
+        "Всё, теперь я в Томске, нашу лабораторию перевели в филиал.",
+        [("lives_in", "Томск", False)],
+    ),
 ]
 JOBS = [
     (
@@ -67,6 +72,8 @@ JOBS = [
         "I started a bakery called Crumbs",
         [("job", "owner of a bakery", False), ("works_at", "Crumbs", False)],
     ),
+    ("business-called", "My business is called Little Pot", [("works_at", "Little Pot", False)]),
+    ("ru-kofeinya", "Моя кофейня называется «Зерно»", [("works_at", "Зерно", False)]),
 ]
 PARTNERS = [
     ("and-i-broke-up", "Jake and I broke up", [("spouse", "Jake", True)]),
@@ -113,12 +120,17 @@ LIKES_ENDED = [
     ("so-done-with", "I'm so done with Zara", [("likes", "Zara", True)]),
     ("fell-out-of-love", "I've fallen out of love with jazz", [("likes", "jazz", True)]),
     ("ru-nadoel", "мне надоел Макдональдс", [("likes", "Макдональдс", True)]),
+    (
+        "boring-after-comma",
+        "Honestly my favourite band now is Fontaines D.C., Arctic Monkeys got boring.",
+        [("likes", "Fontaines D.C", False), ("likes", "Arctic Monkeys", True)],
+    ),
     ("ru-nadoeli-first", "Суши мне надоели", [("likes", "суши", True)]),
     ("ru-razlyubila", "разлюбила суши", [("likes", "суши", True)]),
     ("ru-okhladela", "Я охладела к футболу", [("likes", "футбол", True)]),
 ]
 SWITCHES = [
-    ("switched-to", "lately I've switched to oat flat whites",
+    ("switched-to", "Weird, lately I've switched to oat flat whites ☕",
      [("usual_order", "oat flat whites", False)]),
     ("switched-from-to", "I've switched from lattes to flat whites",
      [("usual_order", "lattes", True), ("usual_order", "flat whites", False)]),
@@ -155,6 +167,8 @@ NOTHING = [
     "Мне надоело, что ты опаздываешь",
     "Я бросил курить",
     "I switched to Linux",
+    "My shop is closed today",
+    "When we got there, the party got boring",
     "I switched to a new team",
     "Do you think Jake and I broke up?",
 ]

@@ -218,7 +218,10 @@ def _introductions(grammar: _Grammar, clause: str, speaker: str) -> list[Claim]:
             value = name if attribute == "spouse" else f"{kind} {name}"
             found.append(Claim(speaker, attribute, value, ended))
             if match.start() == start and rest and not ended and attribute != "pet":
-                found += _said(grammar, grammar.first_person(rest), name)
+                said = _said(grammar, grammar.first_person(rest), name)
+                if not said and "," in rest:  # "Марина, пилот в «Победе», летает ..."
+                    said = _said(grammar, grammar.first_person(rest.partition(",")[0]), name)
+                found += said
     return found
 
 
@@ -274,7 +277,11 @@ def _values(grammar: _Grammar, kind: str, raw: str) -> list[str]:
     return [value for part in parts if (value := _trim(grammar, kind, part))]
 
 
+_PICTURES = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+")
+
+
 def _trim(grammar: _Grammar, kind: str, value: str) -> str:
+    value = _PICTURES.sub("", value)  # "oat flat whites ☕"
     if kind not in _WHOLE:
         value = re.split(r"\s*[,:]", value, maxsplit=1)[0]
     elif kind == "birthday":  # "3 августа, напомни друзьям" ends at the date ("March 3, 1990")

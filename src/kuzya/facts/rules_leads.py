@@ -48,6 +48,11 @@ _BARE = (  # a word that starts sentences of its own: only with a comma, a colon
     r"|update|(?:big|good|great|bad|some|exciting|little|happy|sad) (?:news|update)"
     r"|всё|все|ну|вот|так|ладно|знаешь|знаете|да|нет|вообще|новости|новость|апдейт"
     r"|(?:хорошие|плохие|главные|большие) новости"
+    # a word of feeling said first: "Weird, lately I've switched ...", "Круто, ..."
+    r"|weird|strange|funny|crazy|wild|cool|nice|great|awesome|amazing|sweet|cute|perfect|fine"
+    r"|whatever|true|exactly|obviously|of course|sorry|thanks|thank you|congrats|damn|sigh"
+    r"|странно|круто|прикольно|смешно|жаль|класс|супер|отлично|ужас|кошмар|понятно|спасибо"
+    r"|конечно|естественно|в общем-то|ага|да уж|увы"
 )
 _LEAD = re.compile(
     rf"(?:(?:{_INTERJECTIONS}|{_PHRASES})(?![\w'’]){_SEPARATOR}"
@@ -111,7 +116,7 @@ def _speaker_back(sentence: str, russian: bool) -> str:
     if russian:
         word = _RU_WORD.match(rest)
         if word and normal_form.speaker_past(word.group(0)):
-            rest = "я " + rest
+            rest = "я " + rest[:1].lower() + rest[1:]  # "я испекла": a verb, not a name
         if not re.match(r"я\s", rest, re.I):
             return sentence
         return head + _RU_SHARED.sub(

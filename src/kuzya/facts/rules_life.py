@@ -41,7 +41,14 @@ _TRADE = (
     r"|babysitting|childcare|illustration|animation|baking|tattooing|deliveries|removals"
     r"|work|jobs|gigs|business|practice)"
 )
-_BORING = r"(?:boring|stale|repetitive|tedious|tiresome|lame|dull|meh)"
+_BORING = (
+    r"(?:(?:a bit|kind of|kinda|too|way too|super|really|so|pretty) )*(?:boring|stale|repetitive"
+    r"|tedious|tiresome|lame|dull|meh)"
+)
+_BECAME = (
+    r"(?:got|has gotten|have gotten|has become|have become|became|is getting|are getting|grew"
+    r"|has grown|have grown)"
+)
 _THING = (  # what wore off, said first: "Arctic Monkeys", "sushi", "my job"
     r"(?:my )?(?:(?-i:[A-Z0-9])[\w'&.-]*(?:\s+(?:&\s+)?(?-i:[A-Z0-9])[\w'&.-]*){0,3}"
     r"|(?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*))?)"
@@ -63,6 +70,9 @@ _ENGLISH = (
     r"|my|our) (?P<job_owner>(?:[\w-]+ ){0,2}?(?:business|company|firm|studio|shop|store"
     r"|bakery|restaurant|cafe|café|bar|agency|practice|salon|clinic|startup|start-up))\b"
     r"(?: (?:called|named) (?P<works_at>{ORGCAP}))?",
+    r"{L}(?:my|our) (?:own )?(?:business|company|firm|studio|shop|store|bakery|restaurant|cafe"
+    r"|café|bar|agency|practice|salon|clinic|startup|start-up) (?:is called|is named|is) "
+    r"(?P<works_at>{ORGCAP})",
     # partners left
     r"{L}{I}{A}(?:have )?{A}(?:broke up|split up|split|separated|divorced|got divorced) "
     rf"(?:with|from) (?:my |our )?(?:{_REL_EN}\s+)?(?P<spouse__end>{{NAMES}})(?!['’]s)\b",
@@ -90,12 +100,10 @@ _ENGLISH = (
     r"|sick of|tired of|bored of|bored with|fed up with|through with|burnt out on|burned out on)"
     r" (?P<likes__end>.+)",
     r"{L}{I}{A}(?:have )?(?:fell|fallen) out of love with (?P<likes__end>.+)",
-    rf"^{{L}}(?P<likes__end>{_THING}) {{A}}(?:got|has gotten|have gotten|has become|have become"
-    rf"|became|is getting|are getting|grew|has grown|have grown) {{A}}(?:(?:a bit|kind of|kinda"
-    rf"|too|way too|super|really|so|pretty) )*{_BORING}(?:\s+(?:for me|to me|now|lately"
-    r"|these days|honestly|tbh|already|lol|haha))*[\s!.]*$",
-    rf"^{{L}}(?P<likes__end>{_THING}) (?:is|are) {{A}}(?:(?:a bit|kind of|kinda|too|way too"
-    rf"|super|really|so|pretty) )*{_BORING} (?:now|these days|lately|any ?more)[\s!.]*$",
+    rf"(?:^{{L}}|^.*?[,;—–]\s+)(?P<likes__end>{_THING}) {{A}}{_BECAME} {{A}}{_BORING}"
+    r"(?:\s+(?:for me|to me|now|lately|these days|honestly|tbh|already|lol|haha))*[\s!.]*$",
+    rf"^{{L}}(?P<likes__end>{_THING}) (?:is|are) {{A}}{_BORING} (?:now|these days|lately"
+    r"|any ?more)[\s!.]*$",
     # a usual drink switched
     r"{L}{WE}{A}(?:have )?{A}(?:switched|changed|swapped|gone over|went over|moved over)"
     r"(?: over)? (?:from (?P<usual_order_switch__end>.+?) )?to (?P<usual_order_switch>.+)",
@@ -127,7 +135,10 @@ _DATING_TAIL_RU = (
 )
 _RUSSIAN = (
     r"^(?=.*(?<!\w)теперь(?!\w)){L}{I}{A}(?:живу\s+)?(?:в|во|на) (?P<lives_in_now>{PLACE})"
-    r"(?:\s+(?:теперь|уже|насовсем|навсегда|окончательно))*[\s!.)]*$",
+    r"(?:\s+(?:теперь|уже|насовсем|навсегда|окончательно))*(?=[\s!.)]*$|\s*[,;…])",
+    r"{L}(?:моя|наша|мой|наш|моё|мое|наше) (?:собственн\w+ )?(?:фирма|компания|студия|кофейня"
+    r"|пекарня|кондитерская|мастерская|магазин|салон|кафе|ресторан|бар|агентство"
+    r"|стартап|бизнес) (?:называется|зовётся|зовется) (?P<works_at>{ORGCAP})",
     # partners left
     rf"{{L}}мы с (?P<spouse__end>{{NAMES}}) {{A}}{_APART_RU}{_AFTER_PARTING_RU}",
     rf"{{L}}мы(?: с (?:ним|ней))? {{A}}(?P<spouse_we__end>{_APART_RU}){_AFTER_PARTING_RU}",
