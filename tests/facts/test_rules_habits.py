@@ -52,6 +52,7 @@ HABITS = [
         [("usual_order", "coffee with milk and sugar", False)],
     ),
     ("ru-teper-pyu", "теперь пью раф на овсяном", [("usual_order", "раф на овсяном", False)]),
+    ("ru-po-utram", "Я пью кофе по утрам", [("usual_order", "кофе", False)]),
 ]
 DIETS = [
     ("dont-eat", "I don't eat eggs", [("avoids", "eggs", False)]),

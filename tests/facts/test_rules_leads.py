@@ -77,6 +77,11 @@ NOTHING = [
     "Ну что, где я живу?",
     "Lol, do you remember where I live?",
     "Sadly, my sister moved to Austin",
+    "Update: the meeting got moved to Friday",
+    "Новости: в городе открыли новый парк",
+    "Оказывается, Маша переехала в Казань",
+    "Была в кино вчера, понравилось",
+    "Left my keys at home",
     "Короче, брат переехал в Москву",
 ]
 

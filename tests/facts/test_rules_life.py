@@ -36,7 +36,7 @@ MOVES = [
     ("ru-ya-teper-v", "Я теперь в Казани насовсем", [("lives_in", "Казань", False)]),
     ("en-now-in", "I'm now in Seattle", [("lives_in", "Seattle", False)]),
     ("en-in-now", "We're in Denver now!", [("lives_in", "Denver", False)]),
-    ("en-now-based", "Now I'm based in Lyon", [("lives_in", "Lyon", False)]),
+    ("en-in-now-lol", "I'm in Lyon now lol", [("lives_in", "Lyon", False)]),
     (
         "ru-teper-then-more",
         "Всё, теперь я в Томске, нашу лабораторию перевели в филиал.",
@@ -118,6 +118,7 @@ LIKES_ENDED = [
     ("my-job-boring", "My job got so boring lately", [("likes", "my job", True)]),
     ("over", "I'm over sushi", [("likes", "sushi", True)]),
     ("so-done-with", "I'm so done with Zara", [("likes", "Zara", True)]),
+    ("over-the", "I'm so over the Kardashians", [("likes", "the Kardashians", True)]),
     ("fell-out-of-love", "I've fallen out of love with jazz", [("likes", "jazz", True)]),
     ("ru-nadoel", "мне надоел Макдональдс", [("likes", "Макдональдс", True)]),
     (
@@ -158,6 +159,10 @@ NOTHING = [
     "Я встречаюсь с Олей в кафе",
     "Встречаюсь с Олей завтра",
     "I'm over the moon",
+    "I'm over at Jake's place",
+    "I'm done with the dishes",
+    "I'm in a meeting now",
+    "Теперь я в отпуске",
     "I'm over 30",
     "I'm tired of waiting",
     "It got boring",

@@ -78,9 +78,17 @@ _NOT_FOOD = re.compile(
 )
 
 
+_WHEN = re.compile(
+    r"\s+(?:по (?:утрам|вечерам|выходным|будням)|каждое утро|каждый (?:день|вечер)|утром|вечером"
+    r"|днём|днем|in the (?:morning|evening)s?|at (?:night|work|home))$",
+    re.I,
+)
+
+
 def clean(kind: str, value: str) -> list[tuple[str, str]]:
     """(attribute, value) pairs from what a habit rule caught, or none for an errand."""
     if kind in ("eats", "drinks"):
+        value = _WHEN.sub("", value)  # "кофе по утрам"
         again = re.search(r"\s+(?:again|снова|опять)$", value, re.I)
         value = value[: again.start()] if again else value
         if _NOT_FOOD.match(value) or _NOT_ORDERS_RU.match(value):

@@ -198,7 +198,9 @@ _DRINKS = re.compile(
 _NOT_LIKED = re.compile(
     r"^(?:it|it all|this|that|these|those|things|everything|everyone|life|he|she|they|we|you"
     r"|i|me|him|her|them|us|people|the moon|there|here|\d+|what|how|when|waiting|это|всё|все"
-    r"|то|что|как|когда|его|её|ее|их|тебя|вас|жить|эта|этот|эти|эту|такой|такая|такие)(?!\w)",
+    r"|то|что|как|когда|его|её|ее|их|тебя|вас|жить|эта|этот|эти|эту|такой|такая|такие"
+    r"|at|in|on|to|with|for|from|(?:the|my) (?:dishes|laundry|homework|cleaning|chores|work"
+    r"|day|week|meeting|call|exams?|tests?|project|report|shift|interview|paperwork))(?!\w)",
     re.I,
 )
 _NOT_TRADES = re.compile(
