@@ -199,7 +199,23 @@ def test_not_a_change(text: str) -> None:
     assert found(text) == set()
 
 
-def test_a_partner_named_as_they_are_left_is_not_also_a_new_one() -> None:
-    assert [(c.attribute, c.value, c.negated) for c in claims("I left my wife Anna", SPEAKER)] == [
-        ("spouse", "Anna", True)
-    ]
+@pytest.mark.parametrize(
+    ("text", "name", "ended"),
+    [
+        ("I left my wife Anna", "Anna", True),
+        ("I broke up with my boyfriend Jake last week", "Jake", True),
+        ("I left my wife Anna a note", "Anna", False),
+        ("I left my husband Tom at home", "Tom", False),
+    ],
+)
+def test_a_partner_named_as_they_are_left_is_not_also_a_new_one(
+    text: str, name: str, ended: bool
+) -> None:
+    partners = {(c.value, c.negated) for c in claims(text, SPEAKER) if c.attribute == "spouse"}
+    assert partners == {(name, ended)}
+
+
+def test_a_relative_named_after_left_stays() -> None:
+    assert ("family", "sister Anna", False) in {
+        (c.attribute, c.value, c.negated) for c in claims("I left my sister Anna", SPEAKER)
+    }

@@ -213,8 +213,8 @@ def _introductions(grammar: _Grammar, clause: str, speaker: str) -> list[Claim]:
                 continue
             attribute, kind, ended = relation
             rest = rules_life.apposition(match.group("rest").lstrip(" ,—–-"))
-            parted = rules_life.PARTED.search(clause[: match.start()])  # "broke up with my ..."
-            ended = ended or bool(grammar.GONE.match(rest)) or parted is not None
+            parted = rules_life.parted(attribute, clause[: match.start()], match.group("rest"))
+            ended = ended or bool(grammar.GONE.match(rest)) or parted
             value = name if attribute == "spouse" else f"{kind} {name}"
             found.append(Claim(speaker, attribute, value, ended))
             if match.start() == start and rest and not ended and attribute != "pet":

@@ -179,12 +179,28 @@ INTROS_RU = (
         r"(?=(?P<rest>.*))"
     ),
 )
-# what comes before a partner named as they are left: "I broke up with my boyfriend Jake"
-PARTED = re.compile(
+# a partner named as they are left: "I broke up with my boyfriend Jake (last week)"
+_PARTED = re.compile(
     r"(?:broke up|split up|split|separated|divorced|dumped|left|расстал\w*|развел\w*|развёл\w*"
     r"|разош\w+|бросил\w*)\s+(?:(?:with|from|с|со)\s+)?$",
     re.I,
 )
+_PARTING_TAIL = re.compile(
+    r"\s*(?:$|[,;.!…]|(?:last|this|after|for|because|since|recently|yesterday|a (?:few|couple"
+    r"|month|week|year)|\d|в прошл\w+|после|потому|недавно|вчера)(?!\w))",
+    re.I,
+)
+
+
+def parted(attribute: str, before: str, rest: str) -> bool:
+    """Whether a partner introduced by name is said to be left ("I left my wife Anna"; not
+    "I left my wife Anna a note")."""
+    return (
+        attribute == "spouse"
+        and _PARTED.search(before) is not None
+        and _PARTING_TAIL.match(rest) is not None
+    )
+
 
 _DRINKS = re.compile(
     r"(?<!\w)(?:coffee|latte|flat white|cappuccino|espresso|americano|mocha|macchiato|cortado"
