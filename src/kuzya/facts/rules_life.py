@@ -9,11 +9,14 @@ of a usual drink.
 - A job without an article, said of a workplace or alone ("I'm head chef at X", "I'm sous
   chef now"); a trade done on one's own ("I'm doing private catering on my own"), for a
   living, or a business one runs ("I run my own catering business" -> "owner of a
-  catering business").
+  catering business"), and its name ("my business is called Little Pot", "моя кофейня
+  называется «Зерно»") as the workplace.
 - A partner left ("I broke up with Jake", "Jake dumped me", "мы с Олей расстались"): the
   spouse claim ends; without a name ("we split up", "я развелась с мужем", "I'm single
   again") its value is the relation ("partner", "муж"), which ends whoever is the partner
-  (`kuzya.facts.schema.UNNAMED`). A new one ("I'm dating Priya", "я встречаюсь с Олей").
+  (`kuzya.facts.schema.UNNAMED`). A new one ("I'm dating Priya", "я встречаюсь с Олей");
+  "I'm seeing Priya" with nothing after it is read as dating, "... tomorrow" as a plan.
+- A relative named after "у меня" ("Жена у меня, Марина, пилот"): `INTROS_RU`.
 - A like worn off ("I'm over sushi", "Arctic Monkeys got boring", "мне надоел
   Макдональдс", "разлюбила суши"): the like ends.
 - A switch of drink ("I've switched to oat flat whites", "перешла на овсяное молоко"):
