@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kuzya.facts.normal_form import nominative
+from kuzya.facts.normal_form import nominative, place, speaker_past
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,9 @@ from kuzya.facts.normal_form import nominative
         ("острую пиццу", "острая пицца"),
         ("Петром", "Пётр"),
         ("«Ромашке»", "«Ромашка»"),
+        ("Марину", "Марина"),  # a name, not "Марин"
+        ("Диму", "Дима"),  # a name, not "дим"
+        ("Олей", "Оля"),
     ],
 )
 def test_noun_phrases_go_to_the_nominative(said: str, normal: str) -> None:
@@ -50,3 +53,26 @@ def test_noun_phrases_go_to_the_nominative(said: str, normal: str) -> None:
 )
 def test_what_cannot_be_read_stays_as_said(said: str) -> None:
     assert nominative(said) == said
+
+
+@pytest.mark.parametrize(
+    ("word", "past"),
+    [
+        ("переехал", True),
+        ("устроилась", True),
+        ("ушла", True),
+        ("переехали", False),  # plural: "мы" or "они"
+        ("было", False),
+        ("дела", False),
+        ("футбол", False),
+    ],
+)
+def test_a_verb_the_speaker_says_of_themselves(word: str, past: bool) -> None:
+    assert speaker_past(word) is past
+
+
+@pytest.mark.parametrize(
+    ("word", "is_place"), [("Томске", True), ("Химках", True), ("Яндексе", False), ("Сбере", False)]
+)
+def test_places_the_analyser_knows(word: str, is_place: bool) -> None:
+    assert place(word) is is_place

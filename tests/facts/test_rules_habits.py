@@ -44,6 +44,15 @@ HABITS = [
     ("ru-ya-obychno", "Я обычно пью капучино", [("usual_order", "капучино", False)]),
     ("ru-my-order", "Мой обычный заказ — острая пицца", [("usual_order", "острая пицца", False)]),
     ("ru-kazhdyi-raz", "Каждый раз беру большую пиццу", [("usual_order", "большая пицца", False)]),
+    ("drink-black", "I drink my coffee black, always.", [("usual_order", "coffee black", False)]),
+    ("usually-drink", "I usually drink a flat white", [("usual_order", "flat white", False)]),
+    (
+        "drink-with",
+        "I drink coffee with milk and sugar every morning",
+        [("usual_order", "coffee with milk and sugar", False)],
+    ),
+    ("ru-teper-pyu", "теперь пью раф на овсяном", [("usual_order", "раф на овсяном", False)]),
+    ("ru-po-utram", "Я пью кофе по утрам", [("usual_order", "кофе", False)]),
 ]
 DIETS = [
     ("dont-eat", "I don't eat eggs", [("avoids", "eggs", False)]),
@@ -60,6 +69,13 @@ DIETS = [
     ("ru-ne-em", "Не ем мясо", [("avoids", "мясо", False)]),
     ("ru-ya-ne-em", "Я не ем мясо уже два года", [("avoids", "мясо", False)]),
     ("ru-ne-pyu", "Я не пью молоко", [("avoids", "молоко", False)]),
+    ("drink-again", "I drink coffee again", [("avoids", "coffee", True)]),
+    (
+        "dont-drink-list",
+        "I don't drink coffee, tea or soda",
+        [("avoids", "coffee", False), ("avoids", "tea", False), ("avoids", "soda", False)],
+    ),
+    ("ru-snova-pyu", "Снова пью кофе", [("avoids", "кофе", True)]),
     ("ru-vegan", "Я веганка", [("diet", "веганка", False)]),
     ("ru-terpet", "Терпеть не могу рыбу", [("dislikes", "рыба", False)]),
 ]
@@ -82,6 +98,11 @@ NOTHING = [
     "Ты всегда заказываешь пиццу?",
     "Вчера заказала пиццу",
     "Я не ем после шести",
+    "I drink too much",
+    "I drink socially",
+    "I drink a lot of water",
+    "Я пью таблетки",
+    "Пью за твоё здоровье",
 ]
 
 
@@ -105,6 +126,11 @@ def test_a_habit_said_with_always_is_emphatic() -> None:
     (usual,) = claims("My usual is the ramen", SPEAKER)
     (ru,) = claims("Всегда беру рамен", SPEAKER)
     assert always.emphatic and ru.emphatic and not usual.emphatic
+
+
+def test_a_drink_said_with_always_is_an_emphatic_habit_not_an_avoidance() -> None:
+    (said,) = claims("I drink my coffee black, always.", SPEAKER)
+    assert (said.attribute, said.negated, said.emphatic) == ("usual_order", False, True)
 
 
 def test_a_relative_who_does_not_eat_meat() -> None:

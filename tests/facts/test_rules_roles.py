@@ -56,6 +56,31 @@ ROLES = [
         [("job", "ведущий аналитик", False)],
     ),
     ("ru-works-at", "Работаю в Яндексе", [("works_at", "Яндекс", False)]),
+    (
+        "line-cook-called",
+        "I'm a line cook at a bistro called Olive & Thyme",
+        [("job", "line cook", False), ("works_at", "Olive & Thyme", False)],
+    ),
+    ("cafe-named", "I work at a cafe named Blue Door", [("works_at", "Blue Door", False)]),
+    ("real-estate", "I'm a real estate agent", [("job", "real estate agent", False)]),
+    (
+        "flight-attendant",
+        "I'm a flight attendant for Delta",
+        [("job", "flight attendant", False), ("works_at", "Delta", False)],
+    ),
+    (
+        "ru-prorab-mid-sentence",
+        "Меня зовут Сергей, я прораб на стройке в Химках",
+        [("name", "Сергей", False), ("job", "прораб", False), ("works_at", "стройка", False)],
+    ),
+    (
+        "ru-chef-quoted",
+        "Я шеф-повар в ресторане «Белуга»",
+        [("job", "шеф-повар", False), ("works_at", "Белуга", False)],
+    ),
+    ("ru-works-quoted", "Работаю в ресторане «Белуга»", [("works_at", "Белуга", False)]),
+    ("ru-stewardess", "Я бортпроводница", [("job", "бортпроводница", False)]),
+    ("ru-senior-engineer", "Я старший инженер", [("job", "старший инженер", False)]),
 ]
 TRIPS = [
     (
@@ -76,6 +101,39 @@ TRIPS = [
     ),
 ]
 RELATIVES = [
+    (
+        "ru-wife-u-menya",
+        "Жена у меня, Марина, пилот в «Победе», летает в основном в Сочи",
+        [
+            ("spouse", "Марина", False),
+            ("Марина", "job", "пилот", False),
+            ("Марина", "works_at", "Победа", False),
+        ],
+    ),
+    (
+        "ru-husband-u-menya-dash",
+        "Муж у меня — Олег, работает врачом",
+        [("spouse", "Олег", False), ("Олег", "job", "врач", False)],
+    ),
+    (
+        "ru-brother-u-menya",
+        "Брат у меня Лёша, живёт в Казани",
+        [("family", "брат Лёша", False), ("Лёша", "lives_in", "Казань", False)],
+    ),
+    (
+        "wife-comma-pilot",
+        "My wife, Sofia, is a pilot",
+        [("spouse", "Sofia", False), ("Sofia", "job", "pilot", False)],
+    ),
+    (
+        "wife-apposition",
+        "My wife Sofia, a pilot at Delta, loves jazz",
+        [
+            ("spouse", "Sofia", False),
+            ("Sofia", "job", "pilot", False),
+            ("Sofia", "works_at", "Delta", False),
+        ],
+    ),
     (
         "wife-pilot",
         "My wife Sofia is a pilot",
@@ -103,11 +161,19 @@ RELATIVES = [
 ]
 NOTHING = [
     "I'm a regular at Joe's",
+    "I'm a mess at work",
+    "I'm an amazing cook",
+    "I'm a home cook",
+    "I'm a terrible driver",
+    "I'm a role model",
+    "Я отличный повар",
+    "Я ужасный водитель",
     "Are you the head of marketing at Acme?",
     "My title is a secret",
     "I'm planning to sleep",
     "Is she planning a trip to Spain?",
     "Меня назначили ответственным за уборку?",
+    "Дела у меня, Марина, хорошие",
 ]
 
 

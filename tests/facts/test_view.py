@@ -91,6 +91,30 @@ def test_negation_ends_the_matching_fact_only(hash_memory: Memory) -> None:
     assert [f.value for f in hash_memory.facts(subject="ana")] == ["jazz"]
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("We split up", "partner"), ("I left my husband", "husband"), ("Я развелась с мужем", "муж")],
+)
+def test_a_partner_left_unnamed_ends_whoever_it_was(
+    hash_memory: Memory, text: str, value: str
+) -> None:
+    claim(hash_memory, said(hash_memory, "My husband is Tom", T1), "spouse", "Tom")
+    claim(hash_memory, said(hash_memory, "I love Tom's cooking", T1), "likes", "cooking")
+    claim(hash_memory, said(hash_memory, text, T2), "spouse", value, negated=True)
+    assert [(f.attribute, f.value) for f in hash_memory.facts(subject="ana")] == [
+        ("likes", "cooking")
+    ]
+    (ended,) = [f for f in hash_memory.facts(include_past=True) if f.attribute == "spouse"]
+    assert ended.value == "Tom" and ended.valid_to == T2
+
+
+def test_an_unnamed_end_ends_only_what_names_no_one(hash_memory: Memory) -> None:
+    claim(hash_memory, said(hash_memory, "I live in Lisbon", T1), "lives_in", "Lisbon")
+    claim(hash_memory, said(hash_memory, "Not in Porto", T2), "lives_in", "Porto", negated=True)
+    claim(hash_memory, said(hash_memory, "Sam and I", T2), "spouse", "Sam", negated=True)
+    assert [f.value for f in hash_memory.facts(subject="ana")] == ["Lisbon"]
+
+
 def test_liking_what_was_disliked_closes_the_dislike(hash_memory: Memory) -> None:
     claim(hash_memory, said(hash_memory, "I hate olives", T1), "dislikes", "olives")
     claim(hash_memory, said(hash_memory, "I love olives now", T2), "likes", "olives")

@@ -83,6 +83,10 @@ def _noun(word: str, adjectives: list[Parse]) -> Parse | None:
     if word[:1].islower() and not _analyser().word_is_known(lowered):
         return None
     nouns = [p for p in _parses(lowered) if p.tag.POS == "NOUN"]
+    known = word[:1].isupper() and _analyser().word_is_known(lowered)
+    names = [p for p in nouns if "Name" in p.tag] if known else []
+    if names and not adjectives:  # "Марину" is Марина, not Марин; "Диму" Дима, not дим
+        return max(names, key=lambda p: (round(p.score, 3), len(p.normal_form)))
     if not adjectives:  # alone, the noun must be the likeliest reading ("капучино" is not)
         return nouns[0] if nouns and _parses(lowered)[0] is nouns[0] else None
     for noun in nouns:
@@ -126,3 +130,23 @@ def past_verb(word: str) -> bool:
     """Whether a Russian word can be a verb in the past tense ("был", "купила"; not "лол",
     "футбол")."""
     return any(p.tag.POS == "VERB" and p.tag.tense == "past" for p in _parses(word.lower()))
+
+
+def speaker_past(word: str) -> bool:
+    """Whether a Russian word is most likely a verb in the past tense, singular, as the
+    speaker says it of themselves with "я" left out ("переехал", "устроилась"; not "дела",
+    "было", "переехали")."""
+    parses = _parses(word.lower())
+    tag = parses[0].tag if parses else None
+    return (
+        tag is not None
+        and tag.POS == "VERB"
+        and tag.tense == "past"
+        and tag.number == "sing"
+        and tag.gender in ("masc", "femn")
+    )
+
+
+def place(word: str) -> bool:
+    """Whether a Russian word names a place the analyser knows ("Томске"; not "Яндексе")."""
+    return any("Geox" in p.tag for p in _parses(word.lower().strip('"«»')))

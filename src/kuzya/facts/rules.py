@@ -5,7 +5,9 @@ Lisbon") or about a relative they name ("my sister Priya is a nurse"); `forget_r
 reads a request to forget ("forget my address", "забудь, где я живу"), by the grammar in
 `forget_rules`.
 
-How a message is read: sentences, each in its language; questions dropped; a sentence cut
+How a message is read: sentences, each in its language; leads that say nothing dropped
+("Update:", "lol", "Короче,") and a subject the speaker left out put back ("переехал в
+Томск"), by `rules_leads`; questions dropped; a sentence cut
 where a hypothetical or someone else's report begins ("if", "I wish", "she said", "если
 бы"); clauses split where a new subject starts ("..., and I play the cello"); a relative
 introduced by name ("my sister Priya") gives a family claim, and what follows is read as
@@ -15,7 +17,9 @@ the values (`<attribute or kind>[__end][digits]`: `__end` marks a fact that ende
 lifted first, so one rule serves both: "I don't like X" is a dislike, "I don't like X
 anymore" ends a like, "I no longer live in X" ends lives_in. The grammars are in
 `rules_en` and `rules_ru`; habits and diets in `rules_habits`, titles and trips in
-`rules_roles`, both languages each.
+`rules_roles`, a life's changes (moves, partners, likes worn off, trades, switched drinks)
+in `rules_life`, both languages each. A statement that something did not end ("I didn't
+quit Google", "I'm not single") ends nothing.
 
 Value conventions:
 - places, organisations, names and free text as said, trimmed of trailing time and filler
@@ -27,11 +31,13 @@ Value conventions:
 - pet: "<kind> <name>" or "<kind>" ("dog Rex", "golden retriever Max", "собака Рекс");
   family: "<relation> <name>" ("sister Priya", "older brother Leo", "сестра Маша"), or the
   relation alone ("two kids", "сестра"); friends and colleagues count as family; spouse
-  (any partner): the name;
+  (any partner): the name, or, for one left unnamed, the relation ("we split up" ->
+  partner, ended; "я развелась с мужем" -> "муж", ended: see `schema.UNNAMED`);
 - plan: a verb phrase completing "plans to ...", time phrase kept ("fly to Oslo next week",
   "поехать в Париж летом");
 - studies: the complement of "studies" ("physics", "at MIT", "в МГУ");
-- usual_order: the thing ("spicy miso ramen with an extra egg", "рамен с яйцом");
+- usual_order: the thing ("spicy miso ramen with an extra egg", "рамен с яйцом"), also
+  what the speaker drinks ("I drink my coffee black" -> "coffee black");
   avoids: what the speaker does not eat or drink ("eggs", "мясо").
 """
 
@@ -42,7 +48,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Protocol
 
-from kuzya.facts import forget_rules, rules_en, rules_habits, rules_roles, rules_ru
+from kuzya.facts import (
+    forget_rules,
+    rules_en,
+    rules_habits,
+    rules_leads,
+    rules_life,
+    rules_roles,
+    rules_ru,
+)
 from kuzya.facts.schema import Claim, Forget
 from kuzya.text import STOP_WORDS
 
@@ -77,12 +91,18 @@ _READERS: dict[object, tuple[_Reader, ...]] = {  # by grammar module
         (rules_en.RULES, rules_en.clean),
         (rules_habits.ENGLISH, rules_habits.clean),
         (rules_roles.ENGLISH, rules_roles.clean),
+        (rules_life.ENGLISH, rules_life.clean),
     ),
     rules_ru: (
         (rules_ru.RULES, rules_ru.clean),
         (rules_habits.RUSSIAN, rules_habits.clean),
         (rules_roles.RUSSIAN, rules_roles.clean),
+        (rules_life.RUSSIAN, rules_life.clean),
     ),
+}
+_INTROS: dict[object, tuple[re.Pattern[str], ...]] = {
+    rules_en: rules_en.INTROS,
+    rules_ru: rules_ru.INTROS + rules_life.INTROS_RU,
 }
 
 
@@ -136,7 +156,11 @@ def _statement(grammar: _Grammar, sentence: str) -> str:
     if (request := forget_rules.begins(sentence)) is not None:
         sentence = sentence[:request]
     guard = grammar.GUARD.search(sentence)
-    return sentence[: guard.start()] if guard else sentence
+    if guard is None:
+        return sentence
+    if guard.group(0).lower() in ("бы", "б"):  # "я развелась бы с ним": its whole clause
+        return sentence[: max(sentence.rfind(mark, 0, guard.start()) for mark in ",;:—") + 1]
+    return sentence[: guard.start()]
 
 
 def _asks(grammar: _Grammar, sentence: str) -> bool:
@@ -158,6 +182,7 @@ def claims(text: str, speaker: str) -> list[Claim]:
     found: list[Claim] = []
     for sentence in sentences(text):
         grammar = _grammar(sentence)
+        sentence = rules_leads.prepare(sentence, russian=grammar is rules_ru)
         statement = _statement(grammar, grammar.normalise(sentence))
         for clause in grammar.CLAUSE_BREAK.split(statement):
             clause = clause.strip(" ,;.!…")
@@ -180,19 +205,23 @@ def _introductions(grammar: _Grammar, clause: str, speaker: str) -> list[Claim]:
     found = []
     lead = grammar.LEAD.match(clause)
     start = lead.end() if lead else 0
-    for pattern in grammar.INTROS:
+    for pattern in _INTROS[grammar]:
         for match in pattern.finditer(clause):
             relation = grammar.relation(match.group("rel"))
             name = match.group("name")
             if relation is None or not _is_name(name, grammar):
                 continue
             attribute, kind, ended = relation
-            rest = match.group("rest").lstrip(" ,—–-")
-            ended = ended or bool(grammar.GONE.match(rest))
+            rest = rules_life.apposition(match.group("rest").lstrip(" ,—–-"))
+            parted = rules_life.parted(attribute, clause[: match.start()], match.group("rest"))
+            ended = ended or bool(grammar.GONE.match(rest)) or parted
             value = name if attribute == "spouse" else f"{kind} {name}"
             found.append(Claim(speaker, attribute, value, ended))
             if match.start() == start and rest and not ended and attribute != "pet":
-                found += _said(grammar, grammar.first_person(rest), name)
+                said = _said(grammar, grammar.first_person(rest), name)
+                if not said and "," in rest:  # "Марина, пилот в «Победе», летает ..."
+                    said = _said(grammar, grammar.first_person(rest.partition(",")[0]), name)
+                found += said
     return found
 
 
@@ -207,6 +236,8 @@ def _said(grammar: _Grammar, clause: str, subject: str) -> list[Claim]:
                     continue
                 kind = group.rstrip("0123456789")
                 stopped, kind = kind.endswith("__end"), kind.removesuffix("__end")
+                if stopped and negated:
+                    continue  # "I didn't quit Google", "I'm not single": nothing ended
                 for said in _values(grammar, kind, raw):
                     for attribute, value in clean(kind, said):
                         if grammar is rules_ru:
@@ -227,6 +258,7 @@ _LISTS = {
     "condition": True,
     "speaks": True,
     "eats": True,
+    "drinks": False,
 }
 
 
@@ -245,7 +277,11 @@ def _values(grammar: _Grammar, kind: str, raw: str) -> list[str]:
     return [value for part in parts if (value := _trim(grammar, kind, part))]
 
 
+_PICTURES = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+")
+
+
 def _trim(grammar: _Grammar, kind: str, value: str) -> str:
+    value = _PICTURES.sub("", value)  # "oat flat whites ☕"
     if kind not in _WHOLE:
         value = re.split(r"\s*[,:]", value, maxsplit=1)[0]
     elif kind == "birthday":  # "3 августа, напомни друзьям" ends at the date ("March 3, 1990")
@@ -259,6 +295,8 @@ def _trim(grammar: _Grammar, kind: str, value: str) -> str:
 def _claim(subject: str, attribute: str, value: str, negated: bool, ended: bool) -> Claim:
     if attribute == "eats":  # "I don't eat X": avoids X; "I eat X again": avoids it no more
         return Claim(subject, "avoids", value, not negated)
+    if attribute == "drinks":  # "I don't drink X": avoids X; "I drink X": a usual order
+        return Claim(subject, "avoids", value) if negated else Claim(subject, "usual_order", value)
     if attribute == "likes" and negated and not ended:
         return Claim(subject, "dislikes", value)  # "I don't like X": a dislike, not an end
     return Claim(subject, attribute, value, negated or ended)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from kuzya.facts import occupations
 from kuzya.text import STOP_WORDS
 
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -43,22 +44,7 @@ def _alternatives(words: str) -> str:
     return "|".join(sorted(words.split(","), key=len, reverse=True))
 
 
-_OCCUPATIONS = _alternatives(
-    "nurse,doctor,physician,surgeon,dentist,teacher,professor,lecturer,engineer,developer,"
-    "programmer,coder,designer,architect,lawyer,attorney,solicitor,accountant,consultant,"
-    "manager,analyst,scientist,researcher,writer,author,journalist,editor,artist,musician,"
-    "photographer,chef,baker,waiter,waitress,bartender,barista,pilot,mechanic,electrician,"
-    "plumber,carpenter,farmer,pharmacist,vet,veterinarian,therapist,psychologist,psychiatrist,"
-    "paramedic,firefighter,police officer,soldier,librarian,cashier,realtor,translator,"
-    "interpreter,tutor,coach,personal trainer,actor,actress,dancer,singer,economist,banker,"
-    "entrepreneur,founder,ceo,cto,freelancer,contractor,intern,secretary,receptionist,"
-    "administrator,technician,mathematician,physicist,chemist,biologist,midwife,caregiver,"
-    "nanny,social worker,clerk,judge,investor,trader,marketer,recruiter,copywriter,"
-    "illustrator,animator,youtuber,blogger,welder,tailor,hairdresser,barber,butcher,courier,"
-    "postman,cleaner,janitor,housewife,homemaker,paralegal,optometrist,radiologist,sysadmin,"
-    "principal,lifeguard,sailor,fisherman,miner,builder,painter,sculptor,composer,producer,"
-    "filmmaker,data scientist,product manager,software engineer"
-)
+_OCCUPATIONS = _alternatives(occupations.ENGLISH)
 _DIETS = _alternatives(
     "vegetarian,vegan,pescatarian,pescetarian,keto,paleo,gluten-free,dairy-free,kosher,halal,"
     "teetotal,teetotaler,plant-based,flexitarian,raw vegan,lacto-vegetarian"
@@ -73,7 +59,11 @@ _CONDITIONS = _alternatives(
 )
 _MODIFIERS = (
     r"(?:(?!(?:of|the|a|an|fan|bit|lot|kind|sort|type|big|huge|great|good|bad|terrible|decent"
-    r"|former|ex|and|with|to|for|in|at|from|hard|careful|fast|slow)\b)[\w-]+\s+){0,3}?"
+    r"|former|ex|and|with|to|for|in|at|from|hard|careful|fast|slow|amazing|awful|excellent|avid"
+    r"|passionate|keen|amateur|hobby|home|lousy|natural|born|wonderful|fantastic|horrible|poor"
+    r"|better|best|worse|worst|lazy|messy|picky|nervous|confident|role|aspiring|wannabe|budding"
+    r"|occasional|casual|weekend|backseat|designated|regular|total|complete|real|proper)\b)"
+    r"[\w-]+\s+){0,3}?"
 )
 _FUTURE = (
     r"\b(?:tomorrow|tonight|soon|next \w+|this (?:weekend|week|month|year|summer|winter|spring"
@@ -88,7 +78,8 @@ _TOKENS = {
     "{PLACE}": rf"(?:the\s+)?{_CAP}(?:[ -](?:{_CAP}|(?:de|da|del|do|di|la|le|upon|on|of|sur)"
     rf"(?=[ -]{_CAP})))*(?:,\s*{_CAP}(?: {_CAP})?)?",
     "{ORGCAP}": _ORGCAP,
-    "{ORG}": rf"(?:{_ORGCAP}|(?:a|an|the)\s+{_WORD}(?:\s+{_WORD}){{0,2}}"
+    "{ORG}": rf"(?:(?:(?:a|an|the)\s+{_WORD}(?:\s+{_WORD}){{0,2}}?\s+(?:called|named)\s+)?"
+    rf"{_ORGCAP}|(?:a|an|the)\s+{_WORD}(?:\s+{_WORD}){{0,2}}"
     rf"(?:\s+in\s+{_CAP})?)",
     "{NAMES}": rf"{_NAME}(?:\s+{_NAME})?",
     "{ANYNAME}": rf"(?:{_NAME}(?:\s+{_NAME})?|(?-i:[a-z][\w'-]*))",
@@ -490,6 +481,7 @@ def clean(kind: str, value: str) -> list[tuple[str, str]]:
         value = re.split(r"\s+(?:at|for|with|in)\s+", value, maxsplit=1)[0]
     if kind in ("name", "name_bare"):
         return [("name", value)] if _is_name(value) else []
-    if kind == "works_at" and value.lower() in _NOT_WORKPLACES:
-        return []
+    if kind == "works_at":  # "a bistro called Olive & Thyme" -> "Olive & Thyme"
+        value = re.sub(r"^(?:a|an|the)\s.*?\b(?:called|named)\s+", "", value, flags=re.I)
+        return [] if value.lower() in _NOT_WORKPLACES else [(kind, value)]
     return [(kind, value)]

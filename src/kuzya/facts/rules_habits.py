@@ -10,7 +10,10 @@ episode, not a habit. Errands and routines that take the same verbs ("I always g
 
 "I don't eat X" is read like "I don't like X": the negation is lifted by the grammar, the
 rule catches "eat X" (group `eats`), and `kuzya.facts.rules` turns a negated `eats` into
-an `avoids` claim; "I eat meat again" ends one.
+an `avoids` claim; "I eat meat again" ends one. What one drinks (group `drinks`) is an
+avoidance only when negated ("I never drink alcohol"); said plainly it is a habit, a usual
+order ("I drink my coffee black, always", "теперь пью раф на овсяном"), and "again" ends
+an avoidance ("I drink coffee again").
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ _ENGLISH = (
     r"|every day|every morning|without fail)\b",
     r"{L}my (?:usual|regular|standard|go-to|go to|default|everyday)(?: (?:order|drink|coffee"
     r"|meal|dish|lunch|breakfast|dinner|pick))? (?:is|has always been) (?P<usual_order>.+)",
-    r"{L}{WE}{A}(?:eat|drink|touch|consume) (?P<eats>.+)",
+    r"{L}{WE}{A}(?:eat|touch|consume) (?P<eats>.+)",
+    r"{L}{WE}{A}drink (?P<drinks>.+)",
 )
 _HABIT_RU = r"(?:обычно|всегда|как правило|постоянно|каждый раз|чаще всего|традиционно)"
 _ORDER_RU = (
@@ -58,24 +62,45 @@ _RUSSIAN = (
     rf"{{L}}{{WE?}}{{A}}{_HABIT_RU}\s+{{A}}{_ORDER_RU} (?P<usual_order>.+)",
     r"{L}(?:мой|моё|мое) (?:обычный |постоянный |привычный |стандартный )?заказ\s*"
     r"(?:[-—–:]\s*|\s+)(?:это\s+|всегда\s+|обычно\s+)?(?P<usual_order>.+)",
-    r"{L}{WE?}{A}(?:ем|едим|кушаю|пью|пьём|пьем|употребляю) (?P<eats>.+)",
+    r"{L}{WE?}{A}(?:ем|едим|кушаю|употребляю) (?P<eats>.+)",
+    r"{L}{WE?}{A}(?:пью|пьём|пьем) (?P<drinks>.+)",
+    r"{L}{WE?}{A}(?:снова|опять) {A}(?:ем|едим|пью|пьём|пьем) (?P<eats>.+)",
 )
 ENGLISH = tuple(rules_en.compile_rule(p) for p in _ENGLISH)
 RUSSIAN = tuple(rules_ru.compile_rule(p) for p in _RUSSIAN)
 _NOT_FOOD = re.compile(
     r"^(?:out|in|alone|together|well|late|early|less|more|healthy|right|a lot|much|enough"
-    r"|here|there|at|with|for|before|after|when|so|and|but|please|no|not|мало|много|поздно"
-    r"|рано|дома|вне дома|один"
-    r"|одна|хорошо|правильно|на ночь|после|перед|когда)(?!\w)",
+    r"|here|there|at|with|for|before|after|when|so|and|but|please|no|not|too|socially|like"
+    r"|occasionally|rarely|heavily|responsibly|from|to|it|that|this|мало|много|поздно|рано|дома"
+    r"|вне дома|один|одна|хорошо|правильно|на ночь|после|перед|когда|за|по|это|его|её|ее|их)"
+    r"(?!\w)",
+    re.I,
+)
+
+
+_WHEN = re.compile(
+    r"\s+(?:по (?:утрам|вечерам|выходным|будням)|каждое утро|каждый (?:день|вечер)|утром|вечером"
+    r"|днём|днем|in the (?:morning|evening)s?|at (?:night|work|home))$",
     re.I,
 )
 
 
 def clean(kind: str, value: str) -> list[tuple[str, str]]:
     """(attribute, value) pairs from what a habit rule caught, or none for an errand."""
-    if kind == "eats":
-        value = re.sub(r"\s+(?:again|снова|опять)$", "", value, flags=re.I)
-        return [] if _NOT_FOOD.match(value) else [("eats", value)]
+    if kind in ("eats", "drinks"):
+        value = _WHEN.sub("", value)  # "кофе по утрам"
+        again = re.search(r"\s+(?:again|снова|опять)$", value, re.I)
+        value = value[: again.start()] if again else value
+        if _NOT_FOOD.match(value) or _NOT_ORDERS_RU.match(value):
+            return []
+        if kind == "drinks" and not again:  # "I drink my coffee black": a habit
+            return [
+                (
+                    "drinks",
+                    re.sub(r"^(?:the|a|an|my|our|мой|мою|свой|свою)\s+", "", value, flags=re.I),
+                )
+            ]
+        return [("eats", value)]  # "I drink coffee again": an avoidance ended
     if _NOT_ORDERS_EN.match(value) or _NOT_ORDERS_RU.match(value):
         return []
     return [(kind, re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.I))]

@@ -160,6 +160,15 @@ def known(name: str) -> bool:
 
 # Attributes that contradict each other's values: liking X is closed by disliking X.
 OPPOSITES = {"likes": "dislikes", "dislikes": "likes"}
+# Values that name no one in particular: ended, they end whatever value is current ("we
+# split up" ends the partner, whoever it is; so do "I left my husband", "я развелась с мужем").
+UNNAMED = {
+    "spouse": frozenset(
+        """partner wife husband girlfriend boyfriend fiance fiancé fiancee fiancée spouse
+        партнёр партнер партнёрша партнерша муж жена парень девушка супруг супруга жених
+        невеста бойфренд""".split()
+    )
+}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ The fold, per subject: a claim of a value that is not open opens a fact (valid f
 it was said); a repeat strengthens the open fact (one source per message, a statement of
 habit such as "I always order ramen" weighing double in its confidence); a new value of
 a one-value attribute closes the other open value ("we moved to Austin"); a negated claim
-closes the matching value ("I no longer live in Lisbon"); liking what was disliked closes
+closes the matching value ("I no longer live in Lisbon"), and a negated value that names
+no one ("we split up": partner) closes whichever is open; liking what was disliked closes
 the dislike (and back). A statement that arrives late lands where it was said in time.
 """
 
@@ -25,7 +26,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.facts.schema import OPPOSITES, attribute, known
+from kuzya.facts.schema import OPPOSITES, UNNAMED, attribute, known
 from kuzya.model import Fact
 from kuzya.store.base import ClaimStore, StoredClaim
 
@@ -103,6 +104,9 @@ def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, list[_Ste
         if claim.negated:
             if same is not None:
                 close(same, claim, "no longer true, said")
+            elif claim.value.lower() in UNNAMED.get(claim.attribute, ()):
+                for other in list(values.values()):  # "we split up": whoever it was
+                    close(other, claim, "no longer true, said")
             continue
         if same is not None:
             if claim.episode_id not in same.sources:
