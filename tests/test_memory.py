@@ -309,10 +309,10 @@ def test_as_prompt_groups_by_day_in_time_order(memory):
     result = memory.recall("panda", participants=["ana"], budget_words=None)
     assert len(result) == 3
     assert result.as_prompt().splitlines() == [
-        "[18 May 2024]",
+        "[Saturday, 18 May 2024]",
         "- ana: We went to the zoo and saw a panda",
         "- bo: I fed the panda some bamboo",
-        "[20 May 2024]",
+        "[Monday, 20 May 2024]",
         "- ana: The panda documentary was great",
     ]
     empty = memory.recall("panda", participants=["nobody"])
