@@ -13,29 +13,11 @@ texts that only mention forgetting give None.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from tests.facts.claim_cases import SPEAKER, Expected, cases, found, quads
 
 from kuzya.facts.rules import claims, forget_request, is_question
 from kuzya.facts.schema import ATTRIBUTES, Forget
-
-SPEAKER = "ana"
-Expected = tuple[str, ...] | tuple[Any, ...]
-
-
-def _quad(claim: Expected) -> tuple[str, str, str, bool]:
-    subject, attribute, value, negated = claim if len(claim) == 4 else (SPEAKER, *claim)
-    return subject, attribute, value.lower(), negated
-
-
-def found(text: str) -> set[tuple[str, str, str, bool]]:
-    return {(c.subject, c.attribute, c.value.lower(), c.negated) for c in claims(text, SPEAKER)}
-
-
-def cases(table: list[tuple[str, str, list[Expected]]]) -> list[Any]:
-    return [pytest.param(text, expected, id=name) for name, text, expected in table]
-
 
 # -- English ---------------------------------------------------------------------------------
 
@@ -399,17 +381,17 @@ NOT_FORGET = [
 
 @pytest.mark.parametrize(("text", "expected"), cases(ENGLISH))
 def test_english(text: str, expected: list[Expected]) -> None:
-    assert found(text) == {_quad(c) for c in expected}
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize(("text", "expected"), cases(RUSSIAN))
 def test_russian(text: str, expected: list[Expected]) -> None:
-    assert found(text) == {_quad(c) for c in expected}
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize(("text", "expected"), GAPS)
 def test_known_gaps(text: str, expected: list[Expected]) -> None:
-    assert found(text) == {_quad(c) for c in expected}
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize("text", NOTHING)

@@ -7,22 +7,10 @@ give nothing.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from tests.facts.claim_cases import SPEAKER, cases, found, quads
 
 from kuzya.facts.rules import claims
-
-SPEAKER = "ana"
-
-
-def found(text: str) -> set[tuple[str, str, bool]]:
-    return {(c.attribute, c.value.lower(), c.negated) for c in claims(text, SPEAKER)}
-
-
-def cases(table: list[tuple[str, str, list[tuple[str, str, bool]]]]) -> list[Any]:
-    return [pytest.param(text, expected, id=name) for name, text, expected in table]
-
 
 HABITS = [
     (
@@ -108,12 +96,12 @@ NOTHING = [
 
 @pytest.mark.parametrize(("text", "expected"), cases(HABITS))
 def test_usual_orders(text: str, expected: list[tuple[str, str, bool]]) -> None:
-    assert found(text) == set(expected)
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize(("text", "expected"), cases(DIETS))
 def test_diets_and_dislikes(text: str, expected: list[tuple[str, str, bool]]) -> None:
-    assert found(text) == set(expected)
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize("text", NOTHING)

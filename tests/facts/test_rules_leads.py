@@ -7,23 +7,10 @@ these are found.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from tests.facts.claim_cases import cases, found, quads
 
-from kuzya.facts.rules import claims
 from kuzya.facts.rules_leads import prepare
-
-SPEAKER = "ana"
-
-
-def found(text: str) -> set[tuple[str, str, bool]]:
-    return {(c.attribute, c.value.lower(), c.negated) for c in claims(text, SPEAKER)}
-
-
-def cases(table: list[tuple[str, str, list[tuple[str, str, bool]]]]) -> list[Any]:
-    return [pytest.param(text, expected, id=name) for name, text, expected in table]
-
 
 LEADS = [
     (
@@ -88,7 +75,7 @@ NOTHING = [
 
 @pytest.mark.parametrize(("text", "expected"), cases(LEADS))
 def test_leads_do_not_block_the_rules(text: str, expected: list[tuple[str, str, bool]]) -> None:
-    assert found(text) == set(expected)
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize("text", NOTHING)

@@ -8,28 +8,10 @@ Values are compared case-insensitively; Russian ones in the nominative.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from tests.facts.claim_cases import SPEAKER, Expected, cases, found, quads
 
 from kuzya.facts.rules import claims
-
-SPEAKER = "ana"
-Expected = tuple[Any, ...]
-
-
-def found(text: str) -> set[tuple[str, str, str, bool]]:
-    return {(c.subject, c.attribute, c.value.lower(), c.negated) for c in claims(text, SPEAKER)}
-
-
-def quad(claim: Expected) -> tuple[str, str, str, bool]:
-    subject, attribute, value, negated = claim if len(claim) == 4 else (SPEAKER, *claim)
-    return subject, attribute, value.lower(), negated
-
-
-def cases(table: list[tuple[str, str, list[Expected]]]) -> list[Any]:
-    return [pytest.param(text, expected, id=name) for name, text, expected in table]
-
 
 MOVES = [
     ("ru-teper-ya-v", "Всё, теперь я в Томске", [("lives_in", "Томск", False)]),
@@ -181,17 +163,17 @@ NOTHING = [
 
 @pytest.mark.parametrize(("text", "expected"), cases(MOVES + JOBS))
 def test_moves_and_work(text: str, expected: list[Expected]) -> None:
-    assert found(text) == {quad(c) for c in expected}
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize(("text", "expected"), cases(PARTNERS))
 def test_partners_left_and_found(text: str, expected: list[Expected]) -> None:
-    assert found(text) == {quad(c) for c in expected}
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize(("text", "expected"), cases(LIKES_ENDED + SWITCHES))
 def test_likes_worn_off_and_drinks_switched(text: str, expected: list[Expected]) -> None:
-    assert found(text) == {quad(c) for c in expected}
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize("text", NOTHING)

@@ -7,28 +7,8 @@ A case is (text, expected claims): (attribute, value, negated) about the speaker
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-
-from kuzya.facts.rules import claims
-
-SPEAKER = "ana"
-Expected = tuple[Any, ...]
-
-
-def found(text: str) -> set[tuple[str, str, str, bool]]:
-    return {(c.subject, c.attribute, c.value.lower(), c.negated) for c in claims(text, SPEAKER)}
-
-
-def quad(claim: Expected) -> tuple[str, str, str, bool]:
-    subject, attribute, value, negated = claim if len(claim) == 4 else (SPEAKER, *claim)
-    return subject, attribute, value.lower(), negated
-
-
-def cases(table: list[tuple[str, str, list[Expected]]]) -> list[Any]:
-    return [pytest.param(text, expected, id=name) for name, text, expected in table]
-
+from tests.facts.claim_cases import Expected, cases, found, quads
 
 ROLES = [
     (
@@ -179,7 +159,7 @@ NOTHING = [
 
 @pytest.mark.parametrize(("text", "expected"), cases(ROLES + TRIPS + RELATIVES))
 def test_roles_trips_and_relatives(text: str, expected: list[Expected]) -> None:
-    assert found(text) == {quad(c) for c in expected}
+    assert found(text) == quads(expected)
 
 
 @pytest.mark.parametrize("text", NOTHING)
