@@ -42,14 +42,11 @@ def test_the_extraction_schema_is_a_grammar_llama_cpp_can_enforce() -> None:
 def test_sleep_writes_an_open_fact_from_a_conversation(tmp_path: Path) -> None:
     model = LlamaCpp("qwen-1.5b", threads=2, n_ctx=4096)
     with Memory.open(tmp_path / "m.db", embedder=HashEmbedder(), llm=model) as memory:
-        for minute, (speaker, text) in enumerate(VISIT):
-            memory.remember(
-                text,
-                speaker=speaker,
-                conversation="visit",
-                participants=["ana", "waiter"],
-                time=T0 + timedelta(minutes=minute),
-            )
+        memory.remember_many(
+            {"text": text, "speaker": speaker, "conversation": "visit",
+             "participants": ["ana", "waiter"], "time": T0 + timedelta(minutes=minute)}
+            for minute, (speaker, text) in enumerate(VISIT)
+        )  # fmt: skip
         memory.sleep(now=T0 + timedelta(hours=1))
         facts = memory.facts(subject="ana", participants=["ana", "waiter"])
     by_model = [f for f in facts if f.origin == "llm:llama:qwen-1.5b"]

@@ -16,15 +16,12 @@ def test_the_answer_outranks_the_assistants_question(memory: Memory) -> None:
         ("waiter", "Spicy miso ramen coming up. Any allergies I should know about?"),
         ("mika", "Yes, I'm allergic to peanuts, so no peanut oil in anything."),
     ]
-    for minute, (speaker, text) in enumerate(turns):
-        memory.remember(
-            text,
-            speaker=speaker,
-            conversation="visit-1",
-            participants=["mika", "waiter"],
-            time=START + timedelta(minutes=minute),
-            metadata={"role": "assistant"} if speaker == "waiter" else None,
-        )
+    memory.remember_many(
+        {"text": text, "speaker": speaker, "conversation": "visit-1",
+         "participants": ["mika", "waiter"], "time": START + timedelta(minutes=minute),
+         "metadata": {"role": "assistant"} if speaker == "waiter" else {}}
+        for minute, (speaker, text) in enumerate(turns)
+    )  # fmt: skip
     items = memory.recall("Does Mika have any food allergies?", participants=["mika", "waiter"])
     assert items.items[0].text.startswith("Yes, I'm allergic to peanuts")
     assert [i.assistant for i in items] == [i.speaker == "waiter" for i in items]
