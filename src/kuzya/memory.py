@@ -6,11 +6,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from kuzya import consolidate, diary, profile, remember, validate
 from kuzya import recall as recall_pipeline
+from kuzya.config import default_db
 from kuzya.config import settings as read_settings
 from kuzya.embed import Embedder, load_embedder
 from kuzya.errors import InvalidInput, NotFound
@@ -89,12 +89,13 @@ class Memory:
         settings: RecallSettings | None = None,
         llm: str | LLM | None = None,
         ner: bool | NER | None = None,
+        create: bool = True,
+        read_only: bool | None = None,
     ) -> Memory:
-        """Open (or create) a SQLite store file. What is not given comes from the
-        environment (`kuzya.config`: KUZYA_DB, KUZYA_NAMESPACE, KUZYA_EMBEDDER,
-        KUZYA_DURABLE, KUZYA_NER, and for `llm`, the model sleep consolidates with,
-        KUZYA_SLEEP_LLM, else KUZYA_LLM, served at KUZYA_LLM_BASE_URL); `llm="none"`
-        consolidates by rules."""
+        """Open a SQLite store file (checked before any model loads), creating it if
+        `create`, read-only if `read_only` or when it cannot be written. What is not given
+        comes from KUZYA_* variables (`kuzya.config`); `llm` is the model sleep uses
+        (KUZYA_SLEEP_LLM, else KUZYA_LLM), `llm="none"` consolidates by rules."""
         config = read_settings(
             db=path,
             namespace=namespace,
@@ -103,14 +104,22 @@ class Memory:
             sleep_llm=llm if isinstance(llm, str) else None,
             ner=ner if isinstance(ner, bool) else None,
         )
-        if embedder is None or isinstance(embedder, str):
-            embedder = load_embedder(config.embedder)
-        if llm is None or isinstance(llm, str):
-            llm = config.load_llm(config.sleeps_with)
-        if ner is None or isinstance(ner, bool):
-            ner = ModelNER() if config.ner else None
-        store = SQLiteStore(config.db, durable=config.durable)
-        return cls(store, embedder, namespace=config.namespace, settings=settings, llm=llm, ner=ner)
+        if config.db == default_db() and create:
+            config.db.parent.mkdir(parents=True, exist_ok=True)
+        store = SQLiteStore(config.db, durable=config.durable, create=create, read_only=read_only)
+        try:
+            if embedder is None or isinstance(embedder, str):
+                embedder = load_embedder(config.embedder)
+            if llm is None or isinstance(llm, str):
+                llm = config.load_llm(config.sleeps_with)
+            if ner is None or isinstance(ner, bool):
+                ner = ModelNER() if config.ner else None
+            return cls(
+                store, embedder, namespace=config.namespace, settings=settings, llm=llm, ner=ner
+            )
+        except BaseException:
+            store.close()
+            raise
 
     def close(self) -> None:
         """Stop the background worker (after its last run) and close the store."""
@@ -122,12 +131,7 @@ class Memory:
     def __enter__(self) -> Memory:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
     # -- remember ------------------------------------------------------------------------

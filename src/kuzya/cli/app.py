@@ -18,10 +18,12 @@ from rich.text import Text
 from kuzya.cli import chat as chat_commands
 from kuzya.cli.bench import bench_app, eval_app
 from kuzya.cli.options import (
+    CreateOption,
     DbOption,
     EmbedderOption,
     NamespaceOption,
     Participants,
+    ReadOnlyOption,
     Viewers,
     console,
     importing,
@@ -70,9 +72,10 @@ def remember(
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
+    create: CreateOption = False,
 ) -> None:
     """Store one message (committed before this returns)."""
-    with _open(db, namespace, embedder) as memory:
+    with _open(db, namespace, embedder, create=True, folder=create) as memory:
         episode = memory.remember(
             text,
             speaker=speaker,
@@ -95,9 +98,10 @@ def recall(
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
+    read_only: ReadOnlyOption = False,
 ) -> None:
     """Recall what the participants present may be reminded of."""
-    with _open(db, namespace, embedder) as memory:
+    with _open(db, namespace, embedder, read_only=read_only or None) as memory:
         result = memory.recall(
             query,
             participants=_ids(participants),
@@ -137,9 +141,10 @@ def import_(
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
+    create: CreateOption = False,
 ) -> None:
     """Import LoCoMo JSON or JSONL chat files (one message per line)."""
-    with _open(db, namespace, embedder) as memory:
+    with _open(db, namespace, embedder, create=True, folder=create) as memory:
         for path in files:
             kind = fmt if fmt != "auto" else ("jsonl" if path.suffix == ".jsonl" else "locomo")
             if kind == "locomo":
@@ -161,10 +166,13 @@ def _import(memory: Memory, messages: list[Any], label: str) -> None:
 
 @app.command()
 def stats(
-    db: DbOption = None, namespace: NamespaceOption = None, embedder: EmbedderOption = None
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    embedder: EmbedderOption = None,
+    read_only: ReadOnlyOption = False,
 ) -> None:
     """What the store holds in this namespace."""
-    with _open(db, namespace, embedder) as memory:
+    with _open(db, namespace, embedder, read_only=read_only or None) as memory:
         figures = memory.stats()
     table = Table(show_header=False)
     for key, value in figures.items():
@@ -179,10 +187,11 @@ def history(
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
+    read_only: ReadOnlyOption = False,
 ) -> None:
     """The audit log of one memory (with -p: only if those present may see it)."""
     present = _ids(participants) if participants else None
-    with _open(db, namespace, embedder) as memory:
+    with _open(db, namespace, embedder, read_only=read_only or None) as memory:
         for event in memory.history(memory_id, participants=present):
             console.print(
                 f"{event.at:%Y-%m-%d %H:%M:%S} {event.event:<6} "

@@ -12,11 +12,13 @@ import typer
 from kuzya.assistant import Assistant
 from kuzya.cli.options import (
     ConsolidateLlmOption,
+    CreateOption,
     DbOption,
     EmbedderOption,
     LlmOption,
     NamespaceOption,
     NerOption,
+    ReadOnlyOption,
     SleepLlmOption,
     Viewers,
     console,
@@ -82,6 +84,7 @@ def chat(
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
+    create: CreateOption = False,
 ) -> None:
     """Chat with an assistant that remembers across sessions and restarts; sleep (at /end
     and in the background) consolidates with the chat's model unless --sleep-llm says
@@ -90,7 +93,9 @@ def chat(
     model = config.load_llm(config.llm)
     sleeper = model if config.sleeps_with == config.llm else config.load_llm(config.sleeps_with)
     present = list(dict.fromkeys([user, *(ids(participants) if participants else [])]))
-    with open_memory(db, namespace, embedder, sleeper or "none", ner) as memory:
+    with open_memory(
+        db, namespace, embedder, sleeper or "none", ner, create=True, folder=create
+    ) as memory:
         memory.start_worker()
         console.print(
             f"[bold]kuzya chat[/bold] — {user} with {model.name if model else 'no LLM'}, "
@@ -147,11 +152,12 @@ def profile(
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
+    read_only: ReadOnlyOption = False,
 ) -> None:
     """What is known about someone, as those present (by default the subject alone) may
     see it."""
     present = ids(participants) if participants else [subject]
-    with open_memory(db, namespace, embedder) as memory:
+    with open_memory(db, namespace, embedder, read_only=read_only or None) as memory:
         if not past:
             shown = memory.profile(subject, participants=present).as_prompt()
             console.print(shown, markup=False, soft_wrap=True)

@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+from kuzya.config import settings
+from kuzya.errors import StoreError
 from kuzya.llm import LLM
 from kuzya.memory import Memory
 
@@ -61,17 +63,48 @@ Viewers = Annotated[
 ]
 
 
+ReadOnlyOption = Annotated[
+    bool,
+    typer.Option(
+        "--read-only", help="Open the store read-only (automatic when it cannot be written)."
+    ),
+]
+CreateOption = Annotated[
+    bool, typer.Option("--create", help="Make the store's folder if it does not exist.")
+]
+
+
 def open_memory(
     db: Path | None,
     namespace: str | None,
     embedder: str | None,
     llm: str | LLM | None = "none",
     ner: bool | None = False,
+    *,
+    create: bool = False,
+    folder: bool = False,
+    read_only: bool | None = False,
 ) -> Memory:
     """The memory the options name (what they leave out comes from the environment);
     `llm` and `ner` are what sleep uses (None: from the environment), so commands that
-    never sleep load neither."""
-    return Memory.open(db, namespace=namespace, embedder=embedder, llm=llm, ner=ner)
+    never sleep load neither. Only commands that write `create` a missing store, and
+    its missing `folder` only when told (--create); `read_only` True forces a read-only
+    open, None (commands that only read) opens read-only a store that cannot be written."""
+    if folder:
+        path = settings(db=db).db
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot make folder {path.parent}: {exc.strerror or exc}") from None
+    return Memory.open(
+        db,
+        namespace=namespace,
+        embedder=embedder,
+        llm=llm,
+        ner=ner,
+        create=create,
+        read_only=read_only,
+    )
 
 
 def ids(value: str) -> list[str]:

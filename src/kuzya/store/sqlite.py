@@ -29,6 +29,7 @@ from kuzya.store.base import NewEpisode
 from kuzya.store.sqlite_base import audience_key, placeholders
 from kuzya.store.sqlite_entities import EntityTables
 from kuzya.store.sqlite_facts import FactTables, forget_claims
+from kuzya.store.sqlite_open import one_line_errors
 from kuzya.store.sqlite_search import EPISODE_COLUMNS, SearchTables, index_text
 
 
@@ -43,8 +44,10 @@ def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | N
     return encoded, min(to_epoch(e.start) for e in events), max(to_epoch(e.end) for e in events)
 
 
+@one_line_errors
 class SQLiteStore(EntityTables, FactTables, SearchTables):
-    """Store port over one SQLite file. Thread-safe; one connection guarded by a lock."""
+    """Store port over one SQLite file. Thread-safe; one connection guarded by a lock.
+    Every SQLite failure leaves its methods as a one-line `StoreError`."""
 
     # -- writing ------------------------------------------------------------------------
 

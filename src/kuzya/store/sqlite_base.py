@@ -20,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.errors import InvalidInput, StoreError
-from kuzya.store.migrations import migrate
+from kuzya.store.migrations import migrate, stale
+from kuzya.store.sqlite_open import access, check_ours, store_error
 from kuzya.store.vectors import VectorIndex
 
 
@@ -77,26 +78,52 @@ class SQLiteConnection:
         durable: bool = True,
         timeout: float = 30.0,
         half_life_days: float = 30.0,
+        create: bool = True,
+        read_only: bool | None = None,
     ) -> None:
+        """Open the store at `path` (":memory:" for one in memory). A missing file is
+        created when `create` (its folder must exist); `read_only=None` opens read-only
+        what cannot be written. Another application's file, or a newer Kuzya's store, is
+        refused unchanged (`kuzya.store.sqlite_open`)."""
         self.path = Path(path)
         self.half_life = half_life_days * 86400.0  # of association weights, in seconds
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.timeout = timeout
+        if str(path) == ":memory:":
+            uri, self.read_only = ":memory:", False
+        else:
+            opening = access(self.path, create=create, read_only=read_only)
+            uri, self.read_only = opening.uri, opening.read_only
         try:
             self._db = sqlite3.connect(
-                str(path), isolation_level=None, check_same_thread=False, timeout=timeout
+                uri, isolation_level=None, check_same_thread=False, timeout=timeout, uri=True
             )
+        except sqlite3.Error as exc:
+            raise store_error(exc, self.path) from None
+        try:
+            check_ours(self._db, self.path)
             _retry_while_busy(lambda: self._prepare(durable), timeout)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot open store {path}: {exc}") from exc
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise store_error(exc, self.path) from None
+        except StoreError:
+            self._db.close()
+            raise
         self._lock = threading.RLock()
         self._members: dict[int, frozenset[str]] = {}
         self._vectors: VectorIndex | None = None
 
     def _prepare(self, durable: bool) -> None:
+        self._db.execute("PRAGMA foreign_keys = ON")
+        if self.read_only:
+            self._db.execute("PRAGMA query_only = ON")
+            if stale(self._db):
+                raise StoreError(
+                    f"store {self.path} needs an upgrade to this Kuzya's schema, which a "
+                    "read-only open cannot make; open it once with write access"
+                )
+            return
         self._db.execute("PRAGMA journal_mode = WAL")
         self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-        self._db.execute("PRAGMA foreign_keys = ON")
         self._db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten
         migrate(self._db)
 
@@ -108,16 +135,25 @@ class SQLiteConnection:
         return None if row is None else str(row[0])
 
     def bind_embedder(self, name: str, dim: int) -> None:
-        with self._write() as db:
-            rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')"))
-            if not rows:
-                db.execute("INSERT INTO meta VALUES ('embedder', ?), ('dim', ?)", (name, str(dim)))
-            elif rows.get("embedder") != name or rows.get("dim") != str(dim):
-                raise InvalidInput(
-                    f"store {self.path} was built with embedder {rows.get('embedder')!r} "
-                    f"({rows.get('dim')}-d); open it with that embedder, or use a new store "
-                    f"for {name!r}"
+        """Tie the store to the embedder its vectors come from (recorded on first use; a
+        read-only open only checks)."""
+        rows = dict(
+            self._db.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')")
+        )
+        if rows and (rows.get("embedder") != name or rows.get("dim") != str(dim)):
+            raise InvalidInput(
+                f"store {self.path} was built with embedder {rows.get('embedder')!r} "
+                f"({rows.get('dim')}-d); open it with that embedder, or use a new store "
+                f"for {name!r}"
+            )
+        if not rows and not self.read_only:
+            with self._write() as db:
+                db.execute(
+                    "INSERT OR IGNORE INTO meta VALUES ('embedder', ?), ('dim', ?)",
+                    (name, str(dim)),
                 )
+            self.bind_embedder(name, dim)  # another process may have bound it first
+            return
         self._vectors = VectorIndex(dim)
 
     def close(self) -> None:
@@ -126,21 +162,24 @@ class SQLiteConnection:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends, rolled back (nothing
+        changed) when it raises."""
+        if self.read_only:
+            raise StoreError(f"store {self.path} is open read-only; nothing was written")
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise StoreError(f"store {self.path} is busy or unwritable: {exc}") from exc
+            except sqlite3.Error as exc:
+                raise store_error(exc, self.path) from exc
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            try:
                 self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as exc:
-                self._db.execute("ROLLBACK")
-                raise StoreError(f"commit failed on {self.path}: {exc}") from exc
+            except BaseException as exc:
+                if self._db.in_transaction:  # SQLite ends some failed ones by itself
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise store_error(exc, self.path) from exc
+                raise
 
     # -- audiences ----------------------------------------------------------------------
 

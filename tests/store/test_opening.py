@@ -1,0 +1,225 @@
+"""Opening a file as a store: refused unchanged when it is not ours or newer, never
+created by reading, read-only when it cannot be written; the real `kuzya` command
+prints one line for each, no traceback."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kuzya.embed import Embedder
+from kuzya.errors import StoreError
+from kuzya.memory import Memory
+from kuzya.store.migrations import APPLICATION_ID, SCHEMA_VERSION
+from kuzya.store.sqlite import SQLiteStore
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def kuzya(*args: str | Path, user: int | None = None) -> subprocess.CompletedProcess[str]:
+    """The real command line, as `user` (a uid) when given."""
+    command = [sys.executable, "-m", "kuzya", *map(str, args)]
+    if user is not None:
+        command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
+    env = {**os.environ, "PYTHONPATH": str(SRC), "HOME": tempfile.gettempdir()}
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+
+
+def one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    output = (result.stdout + result.stderr).strip()
+    assert result.returncode != 0, output
+    assert "Traceback" not in output, output
+    assert output.startswith("error:") and len(output.splitlines()) <= 3, output
+    flat = " ".join(output.split())
+    assert all(word in flat for word in words), output
+
+
+def digest(folder: Path) -> dict[str, str]:
+    """Every file in the folder with a hash of its bytes."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def other_app(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    db.execute("INSERT INTO invoices (total) VALUES (12.5)")
+    db.commit()
+    db.close()
+
+
+def test_another_applications_database_is_left_byte_for_byte(tmp_path: Path) -> None:
+    path = tmp_path / "other_app.db"
+    other_app(path)
+    before = digest(tmp_path)
+    for command in (("stats",), ("recall", "invoices", "-p", "ana"), ("remember", "hi", "-s", "a")):
+        one_line_error(kuzya(*command, "--db", path), "not a Kuzya store")
+    assert digest(tmp_path) == before  # no WAL switch, no tables, no -wal file
+    with pytest.raises(StoreError, match="another application"):
+        SQLiteStore(path)
+    assert digest(tmp_path) == before
+
+
+def test_a_foreign_application_id_and_a_file_that_is_not_sqlite_are_refused(
+    tmp_path: Path,
+) -> None:
+    marked = tmp_path / "marked.db"
+    db = sqlite3.connect(marked)
+    db.execute("PRAGMA application_id = 1234")
+    db.execute("CREATE TABLE migrations (name TEXT)")  # even with a table of that name
+    db.commit()
+    db.close()
+    text = tmp_path / "notes.txt"
+    text.write_text("shopping list: eggs, milk\n" * 100)
+    before = digest(tmp_path)
+    for path in (marked, text):
+        with pytest.raises(StoreError, match="not a Kuzya store"):
+            SQLiteStore(path)
+    one_line_error(kuzya("stats", "--db", text), "not a SQLite file")
+    assert digest(tmp_path) == before
+
+
+def test_a_store_from_a_newer_kuzya_is_refused_unchanged(
+    tmp_path: Path, use_embedder: Embedder
+) -> None:
+    path = tmp_path / "new.db"
+    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
+        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    before = digest(tmp_path)
+    with pytest.raises(StoreError, match="newer Kuzya"):
+        SQLiteStore(path)
+    one_line_error(kuzya("remember", "hi", "-s", "ana", "--db", path), "newer Kuzya", "upgrade")
+    assert digest(tmp_path) == before
+
+
+def test_an_unknown_migration_means_a_newer_kuzya(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    SQLiteStore(path).close()
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO migrations VALUES ('m999_from_the_future', 0)")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="newer Kuzya"):
+        SQLiteStore(path)
+
+
+def test_a_store_from_before_the_mark_opens_and_gets_it(
+    tmp_path: Path, use_embedder: Embedder
+) -> None:
+    path = tmp_path / "old.db"
+    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
+        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA application_id = 0")
+    db.execute("PRAGMA user_version = 0")
+    db.commit()
+    db.close()
+    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
+        assert memory.recall("where does Ana live?", participants=["ana"]).items
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    db.close()
+
+
+def test_reading_commands_never_create_a_store(tmp_path: Path) -> None:
+    path = tmp_path / "typo" / "kuzya.db"
+    for command in (("stats",), ("recall", "anything", "-p", "ana"), ("profile", "ana")):
+        one_line_error(kuzya(*command, "--db", path), "no store at")
+    missing = tmp_path / "kuzya.db"
+    one_line_error(kuzya("stats", "--db", missing), "no store at", "nothing was created")
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(StoreError, match="no store"):
+        SQLiteStore(missing, create=False)
+    assert not missing.exists()
+
+
+def test_a_missing_folder_is_made_only_when_asked(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "folder" / "kuzya.db"
+    one_line_error(kuzya("remember", "I live in Oslo", "-s", "ana", "--db", path), "--create")
+    assert not (tmp_path / "new").exists()
+    made = kuzya("remember", "I live in Oslo", "-s", "ana", "--db", path, "--create")
+    assert made.returncode == 0 and "remembered #1" in made.stdout, made.stderr
+    found = kuzya("recall", "where does Ana live?", "-p", "ana", "--db", path, "--json")
+    assert found.returncode == 0 and "Oslo" in found.stdout, found.stderr
+
+
+def test_a_folder_in_the_way_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    one_line_error(kuzya("stats", "--db", tmp_path), "is a folder")
+    one_line_error(
+        kuzya("remember", "hi", "-s", "ana", "--db", tmp_path / "file" / "k.db", "--create"),
+        "cannot make folder",
+    )
+
+
+@pytest.fixture
+def shared_store(use_embedder: Embedder) -> Iterator[Path]:
+    """A store with one memory in a folder any user may read (and, as root, run in)."""
+    folder = Path(tempfile.mkdtemp(prefix="kuzya-ro-"))
+    folder.chmod(0o755)
+    path = folder / "kuzya.db"
+    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
+        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+    path.chmod(0o644)
+    yield path
+    shutil.rmtree(folder)
+
+
+def _unprivileged(path: Path) -> int | None:
+    """Whom to run as so that `path` cannot be written: root writes anything, so a root
+    test runs the command as nobody; another user makes the file read-only."""
+    if os.geteuid() == 0:
+        return 65534
+    path.chmod(0o444)
+    return None
+
+
+def test_a_store_that_cannot_be_written_still_serves_reads(shared_store: Path) -> None:
+    user = _unprivileged(shared_store)
+    before = digest(shared_store.parent)
+    found = kuzya("recall", "where does Ana live?", "-p", "ana", "--db", shared_store, user=user)
+    assert found.returncode == 0 and "Oslo" in found.stdout, found.stdout + found.stderr
+    stats = kuzya("stats", "--db", shared_store, user=user)
+    assert stats.returncode == 0 and "episodes" in stats.stdout, stats.stderr
+    one_line_error(
+        kuzya("remember", "I moved", "-s", "ana", "--db", shared_store, user=user), "not writable"
+    )
+    assert digest(shared_store.parent) == before
+
+
+def test_a_folder_that_cannot_be_written_still_serves_reads(shared_store: Path) -> None:
+    folder = shared_store.parent
+    folder.chmod(0o555)
+    try:
+        user = 65534 if os.geteuid() == 0 else None
+        found = kuzya("recall", "where?", "-p", "ana", "--db", shared_store, user=user)
+        assert found.returncode == 0 and "Oslo" in found.stdout, found.stdout + found.stderr
+        assert sorted(p.name for p in folder.iterdir()) == ["kuzya.db"]
+    finally:
+        folder.chmod(0o755)
+
+
+def test_read_only_on_request(tmp_path: Path, use_embedder: Embedder) -> None:
+    path = tmp_path / "kuzya.db"
+    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
+        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+    with Memory.open(path, embedder=use_embedder, llm="none", read_only=True) as memory:
+        assert memory.recall("where does Ana live?", participants=["ana"]).items
+        with pytest.raises(StoreError, match="read-only"):
+            memory.remember("I moved to Rome", speaker="ana", participants=["ana"])
+    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
+        assert memory.stats()["episodes"] == 1
+    assert kuzya("stats", "--db", path, "--read-only").returncode == 0
