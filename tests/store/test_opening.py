@@ -223,3 +223,44 @@ def test_read_only_on_request(tmp_path: Path, use_embedder: Embedder) -> None:
     with Memory.open(path, embedder=use_embedder, llm="none") as memory:
         assert memory.stats()["episodes"] == 1
     assert kuzya("stats", "--db", path, "--read-only").returncode == 0
+
+
+def _damage(path: Path, table: str) -> None:
+    """Overwrite the root page of `table` with noise, as a failing disk would."""
+    db = sqlite3.connect(path)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    db.close()
+    with path.open("r+b") as file:
+        file.seek((root - 1) * page_size)
+        file.write(os.urandom(page_size))
+
+
+@pytest.mark.parametrize(
+    ("table", "recall_reads_it"),
+    [("episodes", True), ("episodes_fts_data", True), ("conversations", False)],
+)
+def test_a_damaged_page_is_one_line_and_no_write_goes_through(
+    tmp_path: Path, use_embedder: Embedder, table: str, recall_reads_it: bool
+) -> None:
+    path = tmp_path / "kuzya.db"
+    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
+        memory.remember_many(
+            [{"text": f"Note {i}: I live in Oslo", "speaker": "ana", "participants": ["ana"]}
+             for i in range(40)]
+        )  # fmt: skip
+    _damage(path, table)
+    before = path.read_bytes()
+    with (
+        Memory.open(path, embedder=use_embedder, llm="none") as memory,
+        pytest.raises(StoreError, match="is damaged"),
+    ):
+        memory.remember("I moved to Rome", speaker="ana", participants=["ana"])
+    assert path.read_bytes() == before
+    one_line_error(kuzya("remember", "I moved", "-s", "ana", "--db", path), "is damaged")
+    recall = kuzya("recall", "where does Ana live?", "-p", "ana", "--db", path)
+    if recall_reads_it:
+        one_line_error(recall, "is damaged")
+    else:  # what is intact stays readable
+        assert recall.returncode == 0 and "Oslo" in recall.stdout, recall.stderr
+    assert path.read_bytes() == before

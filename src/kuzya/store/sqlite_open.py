@@ -113,8 +113,8 @@ def check_ours(db: sqlite3.Connection, path: Path) -> None:
 
 
 _CAUSES = (
-    (("malformed", "not a database", "corrupt"), "is damaged ({detail}); kuzya check tells "
-     "what is wrong, a backup restores it"),
+    (("malformed", "not a database", "corrupt", "vtable constructor"), "is damaged "
+     "({detail}); kuzya check tells what is wrong, a backup restores it"),
     (("disk is full", "database or disk is full"), "cannot grow: the disk is full"),
     (("locked", "busy"), "stayed locked by another process past the timeout ({detail}); try "
      "again"),
