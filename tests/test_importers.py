@@ -253,14 +253,16 @@ def test_jsonl_reader_reads_messages(tmp_path):
         + "\n",
         encoding="utf-8",
     )
-    records = list(read_jsonl(path))
-    assert [r["text"] for r in records] == ["Привет! Как дела?", "Fine, thanks", "look"]
-    assert [r["conversation"] for r in records] == ["chat", "other", "chat"]
-    assert [r["conversation"] for r in read_jsonl(path, default_conversation="x")] == [
+    records = read_jsonl(path)
+    assert [r.text for r in records] == ["Привет! Как дела?", "Fine, thanks", "look"]
+    assert [r.conversation for r in records] == ["chat", "other", "chat"]
+    assert [r.conversation for r in read_jsonl(path, default_conversation="x")] == [
         "x",
         "other",
         "x",
     ]
+    assert len({r.key for r in records}) == 3  # stable keys, the same on every reading
+    assert [r.key for r in read_jsonl(path)] == [r.key for r in records]
 
 
 def test_jsonl_records_can_be_remembered(tmp_path, hash_memory):
@@ -293,10 +295,8 @@ def test_jsonl_invalid_json_reports_the_line_number(tmp_path):
         '{"text": "ok", "speaker": "ana"}\n\n{"text": "oops", "speaker": }\n{"text": "x"}\n',
         encoding="utf-8",
     )
-    records = read_jsonl(path)
-    assert next(records)["text"] == "ok"
     with pytest.raises(InvalidInput, match=r"broken\.jsonl:3: not valid JSON"):
-        next(records)
+        read_jsonl(path)
 
 
 def test_jsonl_non_object_line_reports_the_line_number(tmp_path):
@@ -313,17 +313,14 @@ def test_jsonl_invalid_utf8_reports_the_line_number(tmp_path):
         list(read_jsonl(path))
 
 
-def test_jsonl_lone_surrogate_is_refused_when_remembered(tmp_path, hash_memory):
+def test_jsonl_lone_surrogate_is_refused_with_its_line(tmp_path):
     path = tmp_path / "surrogate.jsonl"
     path.write_text(
         '{"text": "fine", "speaker": "ana"}\n{"text": "bad \\udcff", "speaker": "ana"}\n',
         encoding="utf-8",
     )
-    records = list(read_jsonl(path))
-    assert records[1]["text"] == "bad \udcff"
-    with pytest.raises(InvalidInput, match="message 1"):
-        hash_memory.remember_many(records)
-    assert hash_memory.stats()["episodes"] == 0
+    with pytest.raises(InvalidInput, match=r"surrogate\.jsonl:2: text is not valid Unicode"):
+        read_jsonl(path)
 
 
 def test_jsonl_reader_memory_import_is_the_same_as_remember(tmp_path, hash_memory: Memory):

@@ -18,7 +18,7 @@ The history keeps that something was forgotten, never what.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -29,8 +29,9 @@ from kuzya.facts import rules
 from kuzya.facts.claims import DIGEST, value_key
 from kuzya.facts.schema import Forget
 from kuzya.facts.view import fold
-from kuzya.model import Episode, Message, is_assistant
-from kuzya.store.base import NewEpisode, Store, StoredClaim
+from kuzya.model import Episode, is_assistant
+from kuzya.remember import analysed_one
+from kuzya.store.base import Store, StoredClaim
 from kuzya.text import terms
 
 _LIST = re.compile(r",|;|\b(?:and|or)\b|(?<!\w)(?:и|или)(?!\w)", re.I)
@@ -57,10 +58,8 @@ class Eraser:
         store: Store,
         embedder: Embedder,
         namespace: str,
-        analyse: Callable[[Message], NewEpisode],
     ) -> None:
         self.store, self.embedder, self.namespace = store, embedder, namespace
-        self.analyse = analyse  # a message embedded and analysed as the hot path does
 
     def delete(self, ids: Sequence[int], actor: str | None) -> int:
         """Delete the episodes (each must exist) and what was made from them; returns how
@@ -92,7 +91,7 @@ class Eraser:
             if not set(value_key(c.value).split()) <= left
         ]
         self.store.forget_claims(self.namespace, stale, "forgotten on request", actor)
-        new = self.analyse(episode.retold(text))
+        new = analysed_one(self.store, self.embedder, self.namespace, episode.retold(text))
         self.store.redact_episode(self.namespace, episode.id, new, actor)
         replies = self.store.derived_from(self.namespace, [episode.id])
         deleted = self.delete(replies, actor) if replies else 0

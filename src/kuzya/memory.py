@@ -40,7 +40,7 @@ from kuzya.ner import NER, ModelNER
 from kuzya.profile import Profile
 from kuzya.recall import RecallSettings
 from kuzya.sleep import Sleeper, SleepReport
-from kuzya.store.base import NewEpisode, Store
+from kuzya.store.base import Store
 from kuzya.store.sqlite import SQLiteStore
 from kuzya.worker import SleepWorker
 
@@ -76,7 +76,7 @@ class Memory:
         self.worker: SleepWorker | None = None
         store.bind_embedder(embedder.name, embedder.dim)
         self.views = FactViews(store, self.namespace)  # facts as each set of people sees them
-        self.eraser = Eraser(store, embedder, self.namespace, self._analyse)
+        self.eraser = Eraser(store, embedder, self.namespace)
 
     @classmethod
     def open(
@@ -174,6 +174,11 @@ class Memory:
         return stored
 
     def _store(self, messages: Sequence[Message]) -> list[Episode]:
+        known = self.store.keyed(self.namespace, [m.key for m in messages if m.key])
+        if known:  # a message whose key is stored already is its stored episode
+            fresh = [m for m in messages if m.key not in known]
+            new = iter(self._store(fresh) if fresh else [])
+            return [self.get(known[m.key]) if m.key in known else next(new) for m in messages]
         for message in messages:
             if message.derived_from and len(
                 self.store.fetch(self.namespace, message.derived_from, message.participants)
@@ -204,12 +209,6 @@ class Memory:
             return self.get(episode.id)
         except NotFound:
             return episode  # forgotten by a request later in the same batch
-
-    def _analyse(self, message: Message) -> NewEpisode:
-        """A message embedded and analysed as the hot path does (for a rewritten text)."""
-        vector = self.embedder.embed([message.content])[0]
-        known = self.store.gazetteer(self.namespace, message.speaker, message.participants)
-        return remember.analysed(message, vector, known)
 
     # -- recall --------------------------------------------------------------------------
 
@@ -317,7 +316,8 @@ class Memory:
         self.store.forget_claims(
             self.namespace, [c.id for c in old], f"memory {episode.id} was updated", who
         )
-        updated = self.store.update_episode(self.namespace, episode.id, self._analyse(message), who)
+        new = remember.analysed_one(self.store, self.embedder, self.namespace, message)
+        updated = self.store.update_episode(self.namespace, episode.id, new, who)
         if episode.id <= self.store.job_position(self.namespace, DIGEST):
             record_claims(self.store, self.namespace, self.embedder, rule_claims([updated]))
         diary.rebuild(self.store, self.namespace, self.embedder, [episode.id])

@@ -50,6 +50,9 @@ class Message:
     # memories this message was made from (an assistant's reply: what was in its prompt);
     # forgetting any of them forgets the message too
     derived_from: tuple[int, ...] = ()
+    # a stable key (an imported line's id): a message whose key the namespace already
+    # holds is not stored again
+    key: str | None = None
 
     @property
     def content(self) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya import dates, entities
+from kuzya.embed import Embedder
 from kuzya.model import Message
 from kuzya.store.base import EntityStore, NewEpisode
 from kuzya.text import terms
@@ -53,3 +54,12 @@ def analysed_batch(
                 if mention.relation and speaker == message.speaker:
                     names[f"my {mention.relation}"] = mention.key
     return batch
+
+
+def analysed_one(
+    store: EntityStore, embedder: Embedder, namespace: str, message: Message
+) -> NewEpisode:
+    """One message embedded and analysed as the hot path does (for a rewritten text)."""
+    vector = embedder.embed([message.content])[0]
+    known = store.gazetteer(namespace, message.speaker, message.participants)
+    return analysed(message, vector, known)

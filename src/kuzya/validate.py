@@ -120,6 +120,7 @@ def message(
     attachments_: object | None = None,
     metadata_: object | None = None,
     derived_from: object | None = None,
+    key: object | None = None,
 ) -> Message:
     """A validated message; the speaker is part of the audience, except for the
     assistant's replies, which are heard by the people present (they are made from what
@@ -141,11 +142,12 @@ def message(
         attachments=attachments(attachments_),
         metadata=extra,
         derived_from=tuple(sorted({memory_id(i) for i in derived_from or ()})),
+        key=None if key is None else name(key, "key"),
     )
 
 
 _FIELDS = frozenset(
-    "text speaker conversation participants time attachments metadata derived_from".split()
+    "text speaker conversation participants time attachments metadata derived_from key".split()
 )
 
 
@@ -171,6 +173,7 @@ def message_of(value: object, index: int, conversation: str) -> Message:
             attachments_=value.get("attachments"),
             metadata_=value.get("metadata"),
             derived_from=value.get("derived_from"),
+            key=value.get("key"),
         )
     except InvalidInput as exc:
         raise InvalidInput(f"message {index}: {exc}") from exc

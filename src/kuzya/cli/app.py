@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kuzya.cli import chat as chat_commands
+from kuzya.cli import transfer
 from kuzya.cli.bench import bench_app, eval_app
 from kuzya.cli.options import (
     CreateOption,
@@ -26,13 +27,13 @@ from kuzya.cli.options import (
     ReadOnlyOption,
     Viewers,
     console,
-    importing,
 )
 from kuzya.cli.options import ids as _ids
 from kuzya.cli.options import open_memory as _open
+from kuzya.cli.transfer import store_all
 from kuzya.config import settings
 from kuzya.errors import InvalidInput, KuzyaError
-from kuzya.importers import read_jsonl, read_locomo
+from kuzya.importers import read_jsonl
 from kuzya.memory import Memory
 from kuzya.model import Recall
 
@@ -45,6 +46,7 @@ app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
 for command in (chat_commands.chat, chat_commands.sleep, chat_commands.profile):
     app.command()(command)
+app.command("import")(transfer.import_)
 
 
 def show_recall(recall: Recall, title: str) -> None:
@@ -132,36 +134,6 @@ def _item_json(item: Any) -> dict[str, Any]:
             for e in item.events
         ],
     }
-
-
-@app.command("import")
-def import_(
-    files: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False)],
-    fmt: Annotated[str, typer.Option("--format", help="auto, locomo or jsonl")] = "auto",
-    db: DbOption = None,
-    namespace: NamespaceOption = None,
-    embedder: EmbedderOption = None,
-    create: CreateOption = False,
-) -> None:
-    """Import LoCoMo JSON or JSONL chat files (one message per line)."""
-    with _open(db, namespace, embedder, create=True, folder=create) as memory:
-        for path in files:
-            kind = fmt if fmt != "auto" else ("jsonl" if path.suffix == ".jsonl" else "locomo")
-            if kind == "locomo":
-                messages: list[Any] = list(read_locomo(path).messages)
-            elif kind == "jsonl":
-                messages = list(read_jsonl(path))
-            else:
-                raise typer.BadParameter(f"unknown format {fmt!r}")
-            _import(memory, messages, path.name)
-
-
-def _import(memory: Memory, messages: list[Any], label: str) -> None:
-    with importing(len(messages), f"importing {label}") as advance:
-        for start in range(0, len(messages), 256):
-            chunk = messages[start : start + 256]
-            memory.remember_many(chunk)
-            advance(len(chunk))
 
 
 @app.command()
@@ -292,7 +264,7 @@ def demo(db: DbOption = None, embedder: EmbedderOption = None) -> None:
 def _demo(memory: Memory) -> None:
     sample = resources.files("kuzya") / "data" / "demo.jsonl"
     with resources.as_file(sample) as sample_path:
-        _import(memory, list(read_jsonl(sample_path)), "noodle-shop chat")
+        store_all(memory, read_jsonl(sample_path), "noodle-shop chat")
     console.print(
         f"[bold]{memory.stats()['episodes']} messages in 4 visits; "
         "mika and jun are regulars, the waiter is the assistant.[/bold]\n"

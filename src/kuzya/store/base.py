@@ -44,7 +44,13 @@ class NewEpisode:
 
 class EpisodeStore(Protocol):
     def add_episodes(self, namespace: str, batch: Sequence[NewEpisode]) -> list[Episode]:
-        """Store all or nothing; returns once the transaction has committed."""
+        """Store all or nothing; returns once the transaction has committed, the episodes in
+        the batch's order. A message whose key is already stored is not stored again: its
+        stored episode takes its place."""
+        ...
+
+    def keyed(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
+        """The ids of the episodes stored with these keys (`Message.key`), by key."""
         ...
 
     def get_episode(self, namespace: str, episode_id: int) -> Episode: ...

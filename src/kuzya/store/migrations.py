@@ -383,6 +383,18 @@ def m006_claim_emphasis(db: sqlite3.Connection) -> None:
     _run(db, "ALTER TABLE claims ADD COLUMN emphatic INTEGER NOT NULL DEFAULT 0")
 
 
+def m007_message_keys(db: sqlite3.Connection) -> None:
+    """A message may carry a stable key (an import's line id or a hash of it): a key
+    already in the namespace is not stored twice."""
+    _run(
+        db,
+        """
+        ALTER TABLE episodes ADD COLUMN key TEXT;
+        CREATE UNIQUE INDEX episodes_by_key ON episodes (namespace, key) WHERE key IS NOT NULL
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_initial,
     m002_entities,
@@ -390,6 +402,7 @@ MIGRATIONS: list[Migration] = [
     m004_claims,
     m005_entity_views,
     m006_claim_emphasis,
+    m007_message_keys,
 ]
 
 

@@ -60,7 +60,20 @@ class SQLiteStore(EntityTables, FactTables, SearchTables):
         with self._write() as db:
             ids = [self._insert(db, namespace, new, stored_at) for new in batch]
         self._sync()
-        return self._episodes(namespace, ids)
+        by_id = {episode.id: episode for episode in self._episodes(namespace, ids)}
+        return [by_id[i] for i in ids]
+
+    def keyed(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
+        with self._lock:
+            return {
+                key: int(episode_id)
+                for start in range(0, len(keys), 500)
+                for key, episode_id in self._db.execute(
+                    f"SELECT key, id FROM episodes WHERE namespace = ? AND "
+                    f"key IN ({placeholders(keys[start : start + 500])})",
+                    (namespace, *keys[start : start + 500]),
+                )
+            }
 
     def _check_vector(self, vector: npt.NDArray[np.float32]) -> None:
         dim = self._index().dim
@@ -73,6 +86,12 @@ class SQLiteStore(EntityTables, FactTables, SearchTables):
         self, db: sqlite3.Connection, namespace: str, new: NewEpisode, stored_at: float
     ) -> int:
         msg = new.message
+        if msg.key is not None:  # stored meanwhile by another writer, or earlier in the batch
+            row = db.execute(
+                "SELECT id FROM episodes WHERE namespace = ? AND key = ?", (namespace, msg.key)
+            ).fetchone()
+            if row is not None:
+                return int(row[0])
         said_at = to_epoch(msg.time)
         audience_id = self._audience_id(db, namespace, msg.participants)
         row = db.execute(
@@ -91,7 +110,7 @@ class SQLiteStore(EntityTables, FactTables, SearchTables):
         episode_id = db.execute(
             "INSERT INTO episodes (namespace, conversation, speaker, text, attachments, "
             "metadata, said_at, stored_at, audience_id, position, embedding, events, "
-            "event_start, event_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "event_start, event_end, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 namespace,
                 msg.conversation,
@@ -105,6 +124,7 @@ class SQLiteStore(EntityTables, FactTables, SearchTables):
                 position,
                 new.vector.astype(np.float32).tobytes(),
                 *_event_columns(new.events),
+                msg.key,
             ),
         ).lastrowid
         assert episode_id is not None
