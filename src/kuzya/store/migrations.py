@@ -383,6 +383,14 @@ def m006_claim_emphasis(db: sqlite3.Connection) -> None:
     _run(db, "ALTER TABLE claims ADD COLUMN emphatic INTEGER NOT NULL DEFAULT 0")
 
 
+def m007_sleep_clock(db: sqlite3.Connection) -> None:
+    """The time each namespace's latest sleep ran at: sleep's time moves forward only."""
+    _run(
+        db,
+        "CREATE TABLE sleep_clock (namespace TEXT PRIMARY KEY, now REAL NOT NULL) WITHOUT ROWID",
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_initial,
     m002_entities,
@@ -390,6 +398,7 @@ MIGRATIONS: list[Migration] = [
     m004_claims,
     m005_entity_views,
     m006_claim_emphasis,
+    m007_sleep_clock,
 ]
 
 
