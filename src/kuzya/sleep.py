@@ -65,7 +65,7 @@ class Sleeper:
     llm: LLM | None = None
     ner: NER | None = None  # None: the entities job is skipped
 
-    def run(self, now: datetime | None = None, *, jump: bool = False) -> SleepReport:
+    def run(self, now: datetime | None, *, jump: bool = False) -> SleepReport:
         """Sleep at `now`, by default the current time (or the last sleep's, if that is
         later). A given `now` earlier than the last sleep's is refused, and so is one more
         than a year past the newest message or sleep unless `jump` says so; the refusal
@@ -110,15 +110,17 @@ class Sleeper:
 
     def _refuse_jump(self, now: datetime, last: datetime | None) -> None:
         """Refuse a `now` more than a year past the newest message or sleep, telling how
-        many associations would be pruned and diary entries compressed (counted, not done)."""
+        many associations would be pruned and diary entries (of those written so far)
+        compressed: counted, not done."""
         seen = [t for t in (self.store.last_said_at(self.namespace), last) if t is not None]
-        if not seen or now - max(seen) <= JUMP:
+        present = max(seen, default=now)
+        if now - present <= JUMP:
             return
         pruned = self.store.faded(self.namespace, now, PRUNE_BELOW)
         compressed = len(diary.compressible(self.store, self.namespace, now))
         raise InvalidInput(
-            f"sleep's now {_shown(now)} is {(now - max(seen)).days:,} days after the newest "
-            f"message or sleep of namespace {self.namespace!r} ({_shown(max(seen))}): it would "
+            f"sleep's now {_shown(now)} is {(now - present).days:,} days after the newest "
+            f"message or sleep of namespace {self.namespace!r} ({_shown(present)}): it would "
             f"prune {pruned} associations and compress {compressed} diary entries for good; "
             "to sleep at that time anyway, pass jump=True (kuzya sleep --jump)"
         )
