@@ -193,6 +193,39 @@ def test_locomo_dates():
         parse_locomo_date("8 May 2023")
 
 
+@pytest.mark.parametrize(
+    ("date", "refusal"),
+    [
+        ("1:00 am on 1 January, 0001", "outside the supported range"),
+        ("11:59 pm on 31 December, 9999", r"session 1's turns run past 9999"),
+    ],
+)
+def test_locomo_dates_outside_the_calendar_are_refused(tmp_path, date, refusal):
+    document = locomo_document()
+    document["session_1_date_time"] = date
+    path = tmp_path / "edge.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(InvalidInput, match=refusal):
+        read_locomo(path)
+
+
+def test_jsonl_at_the_calendars_end_is_remembered_or_refused_whole(tmp_path, hash_memory):
+    path = tmp_path / "edge.jsonl"
+    lines = [
+        {"text": "see you next week", "speaker": "ana", "time": "9999-12-31T12:00:00"},
+        {"text": "yesterday was fun", "speaker": "ana", "time": "0002-01-01T00:00:00"},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    stored = hash_memory.remember_many(read_jsonl(path))
+    assert stored[0].events == ()  # "next week" falls after 9999: not a date
+    assert [span.label() for span in stored[1].events] == ["31 December 1"]
+    lines.append({"text": "and then", "speaker": "ana", "time": "0001-12-31T23:00:00"})
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    with pytest.raises(InvalidInput, match="message 2: time 0001-12-31T23:00:00 is outside"):
+        hash_memory.remember_many(read_jsonl(path))
+    assert hash_memory.stats()["episodes"] == 2
+
+
 def test_locomo_messages_can_be_remembered(locomo_file, hash_memory):
     conv = read_locomo(locomo_file)
     stored = hash_memory.remember_many(conv.messages)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 
 from kuzya.sleep import SleepReport
 from kuzya.worker import SleepWorker
@@ -17,8 +17,8 @@ class Sleeps:
         self.fail_first = fail_first
         self.ran = threading.Event()
 
-    def __call__(self, now: datetime) -> SleepReport:
-        self.times.append(now)
+    def __call__(self) -> SleepReport:
+        self.times.append(datetime.now(UTC))
         self.ran.set()
         if len(self.times) <= self.fail_first:
             raise RuntimeError("disk full")

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from kuzya.clock import to_utc
 from kuzya.facts import normal_form
 
 _EN_NUMBERS = {
@@ -257,26 +258,23 @@ def _resolve(
         index = next(i for i, stem in enumerate(_RU_WEEKDAYS) if (g[1] or "").startswith(stem))
         which = _ru_which(g[0]) if g[0] else ("next" if future else "last")
         return _weekday(anchor, index, which)
-    try:
-        if kind == "iso":
-            start = datetime(int(g[0] or 0), int(g[1] or 0), int(g[2] or 0), tzinfo=tz)
-            return Span("", start, start + timedelta(days=1))
-        if kind in ("day-month", "ru-day-month", "month-day"):
-            day, month_word = (g[1], g[0]) if kind == "month-day" else (g[0], g[1])
-            month = _month_index(month_word or "")
-            year = int(g[2]) if g[2] else _year_of(anchor, month, int(day or 0), future)
-            start = datetime(year, month, int(day or 0), tzinfo=tz)
-            return Span("", start, start + timedelta(days=1))
-        if kind in ("month", "ru-month"):
-            month = _month_index(g[0] or "")
-            year = int(g[1]) if g[1] else _year_of(anchor, month, 1, future)
-            start = datetime(year, month, 1, tzinfo=tz)
-            return Span("", start, _month_start(year, month + 1, tz))
-        if kind == "year":
-            year = int(g[0] or g[1] or 0)
-            return Span("", datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz))
-    except ValueError:
-        return None
+    if kind == "iso":
+        start = datetime(int(g[0] or 0), int(g[1] or 0), int(g[2] or 0), tzinfo=tz)
+        return Span("", start, start + timedelta(days=1))
+    if kind in ("day-month", "ru-day-month", "month-day"):
+        day, month_word = (g[1], g[0]) if kind == "month-day" else (g[0], g[1])
+        month = _month_index(month_word or "")
+        year = int(g[2]) if g[2] else _year_of(anchor, month, int(day or 0), future)
+        start = datetime(year, month, int(day or 0), tzinfo=tz)
+        return Span("", start, start + timedelta(days=1))
+    if kind in ("month", "ru-month"):
+        month = _month_index(g[0] or "")
+        year = int(g[1]) if g[1] else _year_of(anchor, month, 1, future)
+        start = datetime(year, month, 1, tzinfo=tz)
+        return Span("", start, _month_start(year, month + 1, tz))
+    if kind == "year":
+        year = int(g[0] or g[1] or 0)
+        return Span("", datetime(year, 1, 1, tzinfo=tz), datetime(year + 1, 1, 1, tzinfo=tz))
     return None
 
 
@@ -321,16 +319,32 @@ def _future(sentence: str) -> bool:
     return not past
 
 
+def _storable(span: Span) -> bool:
+    """Both ends can be told in UTC, as they are stored (near year 1 or 9999 a time zone
+    can push a day out of the calendar)."""
+    try:
+        to_utc(span.start), to_utc(span.end)
+    except OverflowError:
+        return False
+    return True
+
+
 def find(text: str, anchor: datetime) -> list[Span]:
-    """Time expressions in `text`, resolved against `anchor` (the time it was said)."""
+    """Time expressions in `text`, resolved against `anchor` (the time it was said). An
+    expression whose days would fall outside the calendar (years 1 to 9999), such as "next
+    week" said on 31 December 9999, is not a date."""
     found: list[tuple[int, Span]] = []
     taken: list[tuple[int, int]] = []
     for pattern, kind in _RULES:
         for match in pattern.finditer(text):
             if any(match.start() < end and start < match.end() for start, end in taken):
                 continue
-            span = _resolve(kind, match.groups(), anchor, _future(_sentence_at(text, match)))
-            if span is not None:
+            future = _future(_sentence_at(text, match))
+            try:
+                span = _resolve(kind, match.groups(), anchor, future)
+            except (ValueError, OverflowError):  # no such day, or outside years 1 to 9999
+                continue
+            if span is not None and _storable(span):
                 taken.append((match.start(), match.end()))
                 found.append((match.start(), Span(match.group(0).strip(), span.start, span.end)))
     return [span for _, span in sorted(found, key=lambda pair: pair[0])]

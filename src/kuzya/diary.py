@@ -80,19 +80,22 @@ def write_conversation(
     )
 
 
+COMPRESS_AFTER = timedelta(days=30)
+
+
+def compressible(store: Store, namespace: str, now: datetime) -> list[DiaryEntry]:
+    """The conversation entries `compress` would compress at `now` (older than a month)."""
+    cutoff = now - COMPRESS_AFTER
+    return store.diary(namespace, kind="conversation", uncompressed=True, before=cutoff)
+
+
 def compress(
-    store: Store,
-    namespace: str,
-    embedder: Embedder,
-    llm: LLM | None,
-    now: datetime,
-    older_than_days: float = 30.0,
+    store: Store, namespace: str, embedder: Embedder, llm: LLM | None, now: datetime
 ) -> list[DiaryEntry]:
-    """Conversation entries older than the cut-off become one entry per month and
+    """Conversation entries older than a month become one entry per month and
     audience; the entries it covers leave recall (they stay readable in the diary)."""
-    cutoff = now - timedelta(days=older_than_days)
     groups: dict[tuple[str, frozenset[str]], list[DiaryEntry]] = defaultdict(list)
-    for entry in store.diary(namespace, kind="conversation", uncompressed=True, before=cutoff):
+    for entry in compressible(store, namespace, now):
         groups[(entry.start.strftime("%Y-%m"), entry.audience)].append(entry)
     written = []
     for (month, audience), entries in sorted(groups.items(), key=lambda g: g[0][0]):

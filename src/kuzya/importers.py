@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from kuzya import validate
-from kuzya.clock import to_utc
 from kuzya.errors import InvalidInput
 from kuzya.model import Attachment, Message
 
@@ -49,9 +48,10 @@ class LocomoConversation:
 
 def parse_locomo_date(value: str) -> datetime:
     try:
-        return to_utc(datetime.strptime(value.strip(), _LOCOMO_DATE))
+        parsed = datetime.strptime(value.strip(), _LOCOMO_DATE)
     except ValueError as exc:
         raise InvalidInput(f"unrecognised LoCoMo session date {value!r}") from exc
+    return validate.moment(parsed, "LoCoMo session date")
 
 
 def _normalise_turn_id(raw: str) -> str | None:
@@ -126,6 +126,8 @@ def read_locomo(path: str | Path) -> LocomoConversation:
                 turn_ids.append(str(turn["dia_id"]))
         except (KeyError, TypeError, AttributeError) as exc:
             raise InvalidInput(f"{path}: session {number} is malformed (missing {exc})") from exc
+        except OverflowError as exc:
+            raise InvalidInput(f"{path}: session {number}'s turns run past 9999") from exc
         last = start if last is None else max(last, start)
     if last is None:
         raise InvalidInput(f"{path} has no sessions")

@@ -459,14 +459,15 @@ class Memory:
             self.namespace, participants=validate.names(participants, "participants"), kind=kind
         )
 
-    def sleep(self, *, now: datetime | str | None = None) -> SleepReport:
+    def sleep(self, *, now: datetime | str | None = None, jump: bool = False) -> SleepReport:
         """Consolidate what was remembered since the last sleep: facts, forget requests,
         diary, names found by the NER model (if any), entity merge and split, decay and
-        pruning, compression of old entries."""
+        pruning, compression of old entries. `now` (by default the current time) moves
+        forward only; one more than a year past the newest message or sleep needs `jump`."""
         sleeper = Sleeper(
             self.store, self.embedder, self.namespace, self.eraser, self.llm, self.ner
         )
-        report = sleeper.run(validate.moment(now, "now"))
+        report = sleeper.run(None if now is None else validate.moment(now, "now"), jump=jump)
         if report.forgotten:
             self.store.purge()
         return report
@@ -475,9 +476,7 @@ class Memory:
         """Sleep in a background thread after `every` messages, or after `idle_seconds`
         without messages while some are pending. `close()` stops it."""
         if self.worker is None:
-            self.worker = SleepWorker(
-                lambda now: self.sleep(now=now), every=every, idle_seconds=idle_seconds
-            )
+            self.worker = SleepWorker(self.sleep, every=every, idle_seconds=idle_seconds)
         return self.worker
 
     def compact(self) -> None:

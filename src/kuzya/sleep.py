@@ -2,7 +2,10 @@
 claims (rules, plus one LLM call per chunk when a model is given) from which facts are
 folded, diary entries, names found by a NER model (when one is given), entity merge and split,
 association decay and pruning, and compression of old diary entries.
-Remember and recall never wait for it."""
+Remember and recall never wait for it.
+
+Sleep's time moves forward only, and a jump of more than a year past what the memory has
+seen must be asked for: decay and compression at that time cannot be undone."""
 
 from __future__ import annotations
 
@@ -10,11 +13,13 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from kuzya import consolidate, diary
+from kuzya.clock import utcnow
 from kuzya.embed.base import Embedder
+from kuzya.errors import InvalidInput
 from kuzya.facts import extract
 from kuzya.facts.claims import DIGEST, record
 from kuzya.forgetting import Eraser
@@ -26,6 +31,8 @@ from kuzya.store.base import Store
 
 SPLIT = "split"  # the last episode id whose names were checked for two bearers
 BATCH = 500
+PRUNE_BELOW = 0.05  # an association whose decayed weight falls below this is dropped
+JUMP = timedelta(days=366)  # a sleep further past the memory's present needs `jump`
 
 
 @dataclass
@@ -58,7 +65,12 @@ class Sleeper:
     llm: LLM | None = None
     ner: NER | None = None  # None: the entities job is skipped
 
-    def run(self, now: datetime) -> SleepReport:
+    def run(self, now: datetime | None, *, jump: bool = False) -> SleepReport:
+        """Sleep at `now`, by default the current time (or the last sleep's, if that is
+        later). A given `now` earlier than the last sleep's is refused, and so is one more
+        than a year past the newest message or sleep unless `jump` says so; the refusal
+        tells what such a sleep would prune and compress. Nothing is written before."""
+        now = self._clock(now, jump)
         started, report = time.monotonic(), SleepReport()
         before = self.llm.meter.snapshot() if self.llm else {}
         while episodes := self.store.episodes_after(
@@ -71,7 +83,7 @@ class Sleeper:
             report.ner_mentions, report.typed = recognise(self.store, self.namespace, self.ner)
         report.merged = len(consolidate.merge_entities(self.store, self.namespace, 0.25))
         report.split = self._split()
-        report.pruned = self.store.prune(self.namespace, now, 0.05)
+        report.pruned = self.store.prune(self.namespace, now, PRUNE_BELOW)
         report.compressed = len(
             diary.compress(self.store, self.namespace, self.embedder, self.llm, now)
         )
@@ -80,6 +92,38 @@ class Sleeper:
             report.llm = {key: after[key] - before.get(key, 0) for key in after}
         report.seconds = round(time.monotonic() - started, 3)
         return report
+
+    def _clock(self, now: datetime | None, jump: bool) -> datetime:
+        """The time this sleep runs at, recorded before anything is written with it."""
+        last = self.store.sleep_clock(self.namespace)
+        if now is None:
+            now = utcnow() if last is None else max(utcnow(), last)
+        elif last is not None and now < last:
+            raise InvalidInput(
+                f"sleep's now {_shown(now)} is earlier than the last sleep of namespace "
+                f"{self.namespace!r} ({_shown(last)}): sleep's time moves forward only"
+            )
+        elif not jump:
+            self._refuse_jump(now, last)
+        self.store.set_sleep_clock(self.namespace, now)
+        return now
+
+    def _refuse_jump(self, now: datetime, last: datetime | None) -> None:
+        """Refuse a `now` more than a year past the newest message or sleep, telling how
+        many associations would be pruned and diary entries (of those written so far)
+        compressed: counted, not done."""
+        seen = [t for t in (self.store.last_said_at(self.namespace), last) if t is not None]
+        present = max(seen, default=now)
+        if now - present <= JUMP:
+            return
+        pruned = self.store.faded(self.namespace, now, PRUNE_BELOW)
+        compressed = len(diary.compressible(self.store, self.namespace, now))
+        raise InvalidInput(
+            f"sleep's now {_shown(now)} is {(now - present).days:,} days after the newest "
+            f"message or sleep of namespace {self.namespace!r} ({_shown(present)}): it would "
+            f"prune {pruned} associations and compress {compressed} diary entries for good; "
+            "to sleep at that time anyway, pass jump=True (kuzya sleep --jump)"
+        )
 
     def _split(self) -> int:
         """Check the names mentioned since the last check for two bearers."""
@@ -146,3 +190,7 @@ class Sleeper:
         diary.write_conversation(
             self.store, self.namespace, self.embedder, everything, summary, origin
         )
+
+
+def _shown(moment: datetime) -> str:
+    return moment.isoformat(sep=" ", timespec="seconds")

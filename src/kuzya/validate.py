@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from kuzya.clock import from_epoch, to_epoch, to_utc, utcnow
+from kuzya.clock import EARLIEST, LATEST, to_utc, utcnow
 from kuzya.errors import InvalidInput
 from kuzya.model import Attachment, Message
 
@@ -58,6 +58,15 @@ def names(values: object, what: str) -> tuple[str, ...]:
 
 
 def moment(value: object, what: str = "time") -> datetime:
+    """A datetime or an ISO 8601 string as an aware UTC datetime (a naive one is taken as
+    UTC); None is the current time.
+
+    The supported range is 0002-01-01 to 9999-12-31 23:59:59 UTC (`clock.EARLIEST`,
+    `clock.LATEST`): year 1 is left out so that what Kuzya derives backwards from a time
+    (the diary's 30-day cut-off when it sleeps) stays in the calendar. A date expression
+    whose days would fall outside the calendar ("next week" said on 31 December 9999) is
+    not taken as a date; the message is stored without it.
+    """
     if value is None:
         return utcnow()
     if isinstance(value, str):
@@ -69,9 +78,14 @@ def moment(value: object, what: str = "time") -> datetime:
         raise InvalidInput(f"{what} must be a datetime, not {type(value).__name__}")
     try:
         moment_utc = to_utc(value)
-        from_epoch(to_epoch(moment_utc))  # must survive storage as epoch seconds
-    except (OverflowError, OSError, ValueError) as exc:
-        raise InvalidInput(f"{what} {value!r} is out of the supported range") from exc
+    except OverflowError:
+        moment_utc = None
+    if moment_utc is None or not EARLIEST <= moment_utc <= LATEST:
+        raise InvalidInput(
+            f"{what} {value.isoformat()} is outside the supported range, "
+            f"{EARLIEST.date().isoformat()} to {LATEST.date().isoformat()} "
+            f"{LATEST:%H:%M:%S} UTC"
+        )
     return moment_utc
 
 

@@ -8,18 +8,18 @@ import threading
 import time
 from collections.abc import Callable
 
-from kuzya.clock import utcnow
 from kuzya.sleep import SleepReport
 
 log = logging.getLogger(__name__)
 
 
 class SleepWorker:
-    """A daemon thread calling `sleep(now)`; `notify(n)` tells it n messages arrived."""
+    """A daemon thread calling `sleep()` (at the current time); `notify(n)` tells it n
+    messages arrived."""
 
     def __init__(
         self,
-        sleep: Callable[..., SleepReport],
+        sleep: Callable[[], SleepReport],
         *,
         every: int = 50,
         idle_seconds: float = 30.0,
@@ -59,7 +59,7 @@ class SleepWorker:
 
     def run_once(self) -> SleepReport | None:
         try:
-            report = self._sleep(utcnow())
+            report = self._sleep()
         except Exception as exc:  # a failed run is kept and retried on the next trigger
             log.exception("sleep failed")
             self.errors.append(exc)

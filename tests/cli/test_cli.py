@@ -8,6 +8,7 @@ import re
 import shlex
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,11 @@ from typer.testing import CliRunner
 
 from kuzya.cli.app import app
 from kuzya.errors import InvalidInput
+from kuzya.memory import Memory
 
 runner = CliRunner()
 SRC = Path(__file__).resolve().parents[2] / "src"
+T_FAR = datetime(9999, 12, 31, tzinfo=UTC)
 
 
 def invoke(*args: str) -> str:
@@ -242,3 +245,29 @@ def test_help_names_each_options_environment_variable() -> None:
     for name in ("KUZYA_LLM", "KUZYA_SLEEP_LLM", "KUZYA_NER", "KUZYA_DB", "KUZYA_NAMESPACE"):
         assert name in shown
     assert "KUZYA_SLEEP_LLM" in invoke("sleep", "--help")
+
+
+def test_a_far_sleep_is_one_error_line_and_changes_nothing(tmp_path: Path, use_embedder) -> None:
+    db = tmp_path / "k.db"
+    with Memory.open(db, embedder=use_embedder) as memory:
+        memory.remember("Ana, Bob and Carla hiked near Sintra.", speaker="ana", time="2026-03-01")
+        memory.sleep(now="2026-03-02")
+        entries = memory.diary(participants=["ana"])
+        fading = memory.store.faded(memory.namespace, T_FAR, 0.05)
+    env = {**os.environ, "PYTHONPATH": str(SRC), "COLUMNS": "60"}
+    done = subprocess.run(
+        [sys.executable, "-m", "kuzya", "sleep", "--now", "9999-12-31", "--db", str(db)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, lines
+    assert lines[0].startswith("error: sleep's now 9999-12-31 00:00:00+00:00 is ")
+    assert f"it would prune {fading} associations and compress 1 diary entries" in lines[0]
+    with Memory.open(db, embedder=use_embedder) as memory:
+        assert memory.diary(participants=["ana"]) == entries
+        assert memory.store.faded(memory.namespace, T_FAR, 0.05) == fading > 0
+    report = json.loads(invoke("sleep", "--now", "9999-12-31", "--jump", "--db", str(db)))
+    assert report["pruned"] == fading and report["compressed"] == 1

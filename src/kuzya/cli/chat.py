@@ -135,13 +135,21 @@ def sleep(
     llm: ConsolidateLlmOption = None,
     ner: NerOption = None,
     now: Annotated[datetime | None, typer.Option("--now")] = None,
+    jump: Annotated[
+        bool,
+        typer.Option(
+            "--jump",
+            help="Allow a --now more than a year past the newest message or sleep "
+            "(its decay and compression cannot be undone).",
+        ),
+    ] = False,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
 ) -> None:
     """Consolidate: facts, forget requests, diary, entities, decay, compression."""
     with open_memory(db, namespace, embedder, llm, ner) as memory:
-        report = memory.sleep(now=now)
+        report = memory.sleep(now=now, jump=jump)
     typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
 
 

@@ -97,6 +97,10 @@ class EpisodeStore(Protocol):
 
     def stats(self, namespace: str) -> dict[str, Any]: ...
 
+    def last_said_at(self, namespace: str) -> datetime | None:
+        """When the namespace's newest message was said; None while it has none."""
+        ...
+
 
 class SearchStore(Protocol):
     def dense_search(
@@ -186,6 +190,10 @@ class EntityStore(Protocol):
 
     def prune(self, namespace: str, now: datetime, below: float) -> int:
         """Drop associations whose decayed weight is below `below`; returns how many."""
+        ...
+
+    def faded(self, namespace: str, now: datetime, below: float) -> int:
+        """How many associations `prune` would drop at `now`, without dropping them."""
         ...
 
     def add_mentions(self, namespace: str, episode_id: int, mentions: Sequence[Mention]) -> int:
@@ -384,6 +392,14 @@ class JobStore(Protocol):
         ...
 
     def set_job_position(self, namespace: str, job: str, position: int) -> None: ...
+
+    def sleep_clock(self, namespace: str) -> datetime | None:
+        """The time the namespace's latest sleep ran at; None before its first."""
+        ...
+
+    def set_sleep_clock(self, namespace: str, now: datetime) -> None:
+        """Record the time a sleep runs at; an earlier time than the recorded one is ignored."""
+        ...
 
     def episodes_after(self, namespace: str, after: int, limit: int) -> list[Episode]:
         """Episodes with ids above `after`, in id order, in every audience (for jobs)."""

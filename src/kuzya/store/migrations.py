@@ -383,7 +383,15 @@ def m006_claim_emphasis(db: sqlite3.Connection) -> None:
     _run(db, "ALTER TABLE claims ADD COLUMN emphatic INTEGER NOT NULL DEFAULT 0")
 
 
-def m007_message_keys(db: sqlite3.Connection) -> None:
+def m007_sleep_clock(db: sqlite3.Connection) -> None:
+    """The time each namespace's latest sleep ran at: sleep's time moves forward only."""
+    _run(
+        db,
+        "CREATE TABLE sleep_clock (namespace TEXT PRIMARY KEY, now REAL NOT NULL) WITHOUT ROWID",
+    )
+
+
+def m008_message_keys(db: sqlite3.Connection) -> None:
     """A message may carry a stable key (an import's line id or a hash of it): a key
     already in the namespace is not stored twice."""
     _run(
@@ -402,7 +410,8 @@ MIGRATIONS: list[Migration] = [
     m004_claims,
     m005_entity_views,
     m006_claim_emphasis,
-    m007_message_keys,
+    m007_sleep_clock,
+    m008_message_keys,
 ]
 
 

@@ -11,6 +11,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -347,6 +348,13 @@ class SQLiteStore(EntityTables, FactTables, SearchTables):
                 (namespace, conversation, *visible, limit),
             ).fetchall()
             return [self._episode(row) for row in reversed(rows)]
+
+    def last_said_at(self, namespace: str) -> datetime | None:
+        with self._lock:
+            (newest,) = self._db.execute(
+                "SELECT MAX(said_at) FROM episodes WHERE namespace = ?", (namespace,)
+            ).fetchone()
+        return None if newest is None else from_epoch(newest)
 
     def stats(self, namespace: str) -> dict[str, Any]:
         with self._lock:

@@ -206,3 +206,7 @@ class EntityTables(SQLiteConnection):
     def prune(self, namespace: str, now: datetime, below: float) -> int:
         with self._write() as db:
             return graph.prune(db, namespace, to_epoch(now), self.half_life, below)
+
+    def faded(self, namespace: str, now: datetime, below: float) -> int:
+        with self._lock:
+            return len(graph.faded(self._db, namespace, to_epoch(now), self.half_life, below))

@@ -1,4 +1,4 @@
-"""Claims, diary entries and job positions of the SQLite store."""
+"""Claims, diary entries, job positions and the sleep clock of the SQLite store."""
 
 from __future__ import annotations
 
@@ -342,4 +342,19 @@ class FactTables(SQLiteConnection):
                 "INSERT INTO job_cursors VALUES (?, ?, ?) ON CONFLICT (namespace, job) "
                 "DO UPDATE SET position = max(position, excluded.position)",
                 (namespace, job, position),
+            )
+
+    def sleep_clock(self, namespace: str) -> datetime | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT now FROM sleep_clock WHERE namespace = ?", (namespace,)
+            ).fetchone()
+        return None if row is None else from_epoch(row[0])
+
+    def set_sleep_clock(self, namespace: str, now: datetime) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO sleep_clock VALUES (?, ?) ON CONFLICT (namespace) "
+                "DO UPDATE SET now = max(now, excluded.now)",
+                (namespace, to_epoch(now)),
             )

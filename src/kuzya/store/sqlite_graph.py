@@ -433,21 +433,11 @@ def episodes_of(
     return sorted(scores.items(), key=lambda pair: -pair[1])[:k]
 
 
-def prune(
+def faded(
     db: sqlite3.Connection, namespace: str, now: float, half_life: float, below: float
-) -> int:
-    """Delete associations whose decayed weight fell below `below`, and the log of
-    reinforcements that added less than that by now; returns how many associations."""
-    faded = [
-        (logged,)
-        for logged, amount, at in db.execute(
-            "SELECT id, amount, at FROM reinforcements WHERE namespace = ?", (namespace,)
-        ).fetchall()
-        if decayed(amount, at, now, half_life) < below
-    ]
-    db.executemany("DELETE FROM reinforcement_sources WHERE reinforcement_id = ?", faded)
-    db.executemany("DELETE FROM reinforcements WHERE id = ?", faded)
-    weak = [
+) -> list[tuple[int, int, int]]:
+    """Associations (audience, a, b) whose decayed weight is below `below` at `now`."""
+    return [
         (audience, a, b)
         for audience, a, b, weight, updated in db.execute(
             "SELECT audience_id, a, b, weight, updated_at FROM associations WHERE namespace = ?",
@@ -455,6 +445,23 @@ def prune(
         ).fetchall()
         if decayed(weight, updated, now, half_life) < below
     ]
+
+
+def prune(
+    db: sqlite3.Connection, namespace: str, now: float, half_life: float, below: float
+) -> int:
+    """Delete associations whose decayed weight fell below `below`, and the log of
+    reinforcements that added less than that by now; returns how many associations."""
+    spent = [
+        (logged,)
+        for logged, amount, at in db.execute(
+            "SELECT id, amount, at FROM reinforcements WHERE namespace = ?", (namespace,)
+        ).fetchall()
+        if decayed(amount, at, now, half_life) < below
+    ]
+    db.executemany("DELETE FROM reinforcement_sources WHERE reinforcement_id = ?", spent)
+    db.executemany("DELETE FROM reinforcements WHERE id = ?", spent)
+    weak = faded(db, namespace, now, half_life, below)
     db.executemany(
         "DELETE FROM associations WHERE namespace = ? AND audience_id = ? AND a = ? AND b = ?",
         [(namespace, *edge) for edge in weak],
