@@ -44,7 +44,7 @@ def import_(
     read = [(path, messages(path, fmt)) for path in files]
     if dry_run and not settings(db=db).db.exists():
         for path, found in read:
-            console.print(f"{path}: {len(found)} messages, all valid; no store yet")
+            console.print(f"{path}: {len(found)} messages, all valid; no store yet", soft_wrap=True)
         return
     with open_memory(
         db, namespace, embedder, create=not dry_run, folder=create, read_only=dry_run
@@ -55,12 +55,14 @@ def import_(
             if dry_run:
                 console.print(
                     f"{path}: {len(found)} messages, all valid; {stored} already stored, "
-                    f"{len(found) - stored} to import"
+                    f"{len(found) - stored} to import",
+                    soft_wrap=True,
                 )
                 continue
             store_all(memory, found, path.name)
             console.print(
-                f"{path}: {len(found) - stored} messages imported, {stored} already stored"
+                f"{path}: {len(found) - stored} messages imported, {stored} already stored",
+                soft_wrap=True,
             )
 
 
