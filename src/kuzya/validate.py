@@ -18,6 +18,8 @@ MAX_ID = 2**63 - 1  # SQLite and PostgreSQL bigint
 
 
 def text(value: object, what: str = "text", limit: int = MAX_MESSAGE_CHARS) -> str:
+    """A string with something in it, in NFC: a composed and a decomposed "é" are one
+    letter in everything stored and every query (ids, the full-text index, recall)."""
     if isinstance(value, bytes | bytearray):
         raise InvalidInput(f"{what} must be str, not bytes: decode it (UTF-8) first")
     if not isinstance(value, str):
@@ -30,6 +32,7 @@ def text(value: object, what: str = "text", limit: int = MAX_MESSAGE_CHARS) -> s
         ) from None
     if "\x00" in value:
         raise InvalidInput(f"{what} contains a NUL character")
+    value = unicodedata.normalize("NFC", value)
     if not value.strip():
         raise InvalidInput(f"{what} is empty")
     if len(value) > limit:
@@ -40,11 +43,22 @@ def text(value: object, what: str = "text", limit: int = MAX_MESSAGE_CHARS) -> s
     return value
 
 
+# Control (Cc), format (Cf: zero-width and bidirectional marks, U+FEFF) and line or
+# paragraph separators: invisible, so two ids that look the same could differ by one.
+_HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
 def name(value: object, what: str) -> str:
-    """An id (participant, speaker, conversation, namespace): no control characters."""
+    """An id (participant, speaker, conversation, namespace, subject): text in NFC with
+    nothing invisible in it."""
     checked = text(value, what, MAX_NAME_CHARS).strip()
-    if any(unicodedata.category(char) == "Cc" for char in checked):
-        raise InvalidInput(f"{what} {checked!r} contains a control character")
+    for char in checked:
+        if unicodedata.category(char) in _HIDDEN:
+            raise InvalidInput(
+                f"{what} {checked!r} contains U+{ord(char):04X} "
+                f"({unicodedata.name(char, 'a control character')}); an id may not hold "
+                "control, invisible or bidirectional formatting characters"
+            )
     return checked
 
 
