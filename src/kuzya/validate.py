@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sized
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +14,13 @@ from kuzya.errors import InvalidInput
 from kuzya.model import Attachment, Message
 
 MAX_MESSAGE_CHARS = 32_000
-MAX_NAME_CHARS = 200
+MAX_NAME_CHARS = 200  # an id
+MAX_PARTICIPANTS = 1_000  # ids in one message's or one call's participants
+MAX_ATTACHMENTS = 16  # a message's
+MAX_CAPTION_CHARS = 2_000
+MAX_URL_CHARS = 2_048
+MAX_METADATA_BYTES = 64 * 1024  # a message's metadata as UTF-8 JSON
+MAX_SOURCES = 10_000  # memory ids in one message's derived_from
 MAX_ID = 2**63 - 1  # SQLite and PostgreSQL bigint
 
 
@@ -62,10 +69,20 @@ def name(value: object, what: str) -> str:
     return checked
 
 
+def listed(values: object, what: str, unit: str, limit: int) -> list[object]:
+    """The items of a list (or any iterable but a str, bytes or a dict), at most `limit`."""
+    if isinstance(values, str | bytes | bytearray | Mapping) or not isinstance(values, Iterable):
+        raise InvalidInput(f"{what} must be a list of {unit}, not {type(values).__name__}")
+    items = list(itertools.islice(values, limit + 1))
+    if len(items) > limit:
+        count = f"{len(values):,}" if isinstance(values, Sized) else f"more than {limit:,}"
+        raise InvalidInput(f"{what} has {count} {unit}; the limit is {limit:,}")
+    return items
+
+
 def names(values: object, what: str) -> tuple[str, ...]:
-    if isinstance(values, str) or not isinstance(values, Iterable):
-        raise InvalidInput(f"{what} must be a list of ids, not {type(values).__name__}")
-    checked = tuple(dict.fromkeys(name(v, f"each of {what}") for v in values))
+    items = listed(values, what, "ids", MAX_PARTICIPANTS)
+    checked = tuple(dict.fromkeys(name(v, f"each of {what}") for v in items))
     if not checked:
         raise InvalidInput(f"{what} must name at least one participant")
     return checked
@@ -92,10 +109,8 @@ def moment(value: object, what: str = "time") -> datetime:
 def attachments(values: object) -> tuple[Attachment, ...]:
     if values is None:
         return ()
-    if isinstance(values, str) or not isinstance(values, Iterable):
-        raise InvalidInput("attachments must be a list")
     checked = []
-    for value in values:
+    for value in listed(values, "attachments", "attachments", MAX_ATTACHMENTS):
         if isinstance(value, Attachment):
             value = {"kind": value.kind, "caption": value.caption, "url": value.url}
         if not isinstance(value, dict) or "caption" not in value:
@@ -104,23 +119,28 @@ def attachments(values: object) -> tuple[Attachment, ...]:
         checked.append(
             Attachment(
                 kind=name(value.get("kind", "image"), "attachment kind"),
-                caption=text(value["caption"], "attachment caption"),
-                url=None if url is None else text(url, "attachment url"),
+                caption=text(value["caption"], "attachment caption", MAX_CAPTION_CHARS),
+                url=None if url is None else text(url, "attachment url", MAX_URL_CHARS),
             )
         )
     return tuple(checked)
 
 
 def metadata(value: object) -> dict[str, Any]:
-    """A JSON object that can be stored as UTF-8."""
+    """A JSON object that can be stored as UTF-8, of at most MAX_METADATA_BYTES."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
         raise InvalidInput("metadata must be a dict")
     try:
-        json.dumps(dict(value), ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError) as exc:
+        size = len(json.dumps(dict(value), ensure_ascii=False, allow_nan=False).encode("utf-8"))
+    except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidInput(f"metadata must be plain JSON (str keys, JSON values): {exc}") from None
+    if size > MAX_METADATA_BYTES:
+        raise InvalidInput(
+            f"metadata is {size:,} bytes as JSON; the limit is {MAX_METADATA_BYTES:,} "
+            "(keep large data elsewhere and store a reference to it)"
+        )
     return dict(value)
 
 
@@ -142,10 +162,11 @@ def message(
     present = names(participants, "participants") if participants is not None else ()
     extra = metadata(metadata_)
     heard_by = present if present and extra.get("role") == "assistant" else (*present, who)
-    if derived_from is not None and (
-        isinstance(derived_from, str | bytes) or not isinstance(derived_from, Sequence)
-    ):
-        raise InvalidInput("derived_from must be a list of memory ids")
+    sources = (
+        []
+        if derived_from is None
+        else listed(derived_from, "derived_from", "memory ids", MAX_SOURCES)
+    )
     return Message(
         text=text(text_),
         speaker=who,
@@ -154,7 +175,7 @@ def message(
         time=moment(time),
         attachments=attachments(attachments_),
         metadata=extra,
-        derived_from=tuple(sorted({memory_id(i) for i in derived_from or ()})),
+        derived_from=tuple(sorted({memory_id(i) for i in sources})),
     )
 
 
