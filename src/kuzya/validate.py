@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import itertools
 import json
+import reprlib
 import unicodedata
 from collections.abc import Iterable, Mapping, Sized
+from dataclasses import fields, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kuzya.clock import from_epoch, to_epoch, to_utc, utcnow
 from kuzya.errors import InvalidInput
+from kuzya.facts.schema import ATTRIBUTES, known
 from kuzya.model import Attachment, Message
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 
 MAX_MESSAGE_CHARS = 32_000
 MAX_NAME_CHARS = 200  # an id
@@ -22,6 +31,16 @@ MAX_URL_CHARS = 2_048
 MAX_METADATA_BYTES = 64 * 1024  # a message's metadata as UTF-8 JSON
 MAX_SOURCES = 10_000  # memory ids in one message's derived_from
 MAX_ID = 2**63 - 1  # SQLite and PostgreSQL bigint
+MAX_COUNT = 10_000  # candidates, turns or items a recall setting may ask for
+MAX_WEIGHT = 1e6  # a weight or threshold a caller may set
+
+
+def shown(value: object) -> str:
+    """A value as an error message shows it: short, whatever its size or its __repr__."""
+    try:
+        return reprlib.repr(value)
+    except Exception:  # an int of more digits than str() converts, a broken __repr__
+        return f"<{type(value).__name__}>"
 
 
 def text(value: object, what: str = "text", limit: int = MAX_MESSAGE_CHARS) -> str:
@@ -69,10 +88,12 @@ def name(value: object, what: str) -> str:
     return checked
 
 
-def listed(values: object, what: str, unit: str, limit: int) -> list[object]:
+def listed(values: object, what: str, unit: str, limit: int | None) -> list[object]:
     """The items of a list (or any iterable but a str, bytes or a dict), at most `limit`."""
     if isinstance(values, str | bytes | bytearray | Mapping) or not isinstance(values, Iterable):
         raise InvalidInput(f"{what} must be a list of {unit}, not {type(values).__name__}")
+    if limit is None:
+        return list(values)
     items = list(itertools.islice(values, limit + 1))
     if len(items) > limit:
         count = f"{len(values):,}" if isinstance(values, Sized) else f"more than {limit:,}"
@@ -95,14 +116,14 @@ def moment(value: object, what: str = "time") -> datetime:
         try:
             value = datetime.fromisoformat(value)
         except ValueError as exc:
-            raise InvalidInput(f"{what} {value!r} is not an ISO 8601 date-time") from exc
+            raise InvalidInput(f"{what} {shown(value)} is not an ISO 8601 date-time") from exc
     if not isinstance(value, datetime):
         raise InvalidInput(f"{what} must be a datetime, not {type(value).__name__}")
     try:
         moment_utc = to_utc(value)
         from_epoch(to_epoch(moment_utc))  # must survive storage as epoch seconds
     except (OverflowError, OSError, ValueError) as exc:
-        raise InvalidInput(f"{what} {value!r} is out of the supported range") from exc
+        raise InvalidInput(f"{what} {shown(value)} is out of the supported range") from exc
     return moment_utc
 
 
@@ -211,29 +232,89 @@ def message_of(value: object, index: int, conversation: str) -> Message:
         raise InvalidInput(f"message {index}: {exc}") from exc
 
 
+def messages(values: object, conversation: str) -> list[Message]:
+    """Validated messages of a list (`conversation` for those that name none)."""
+    items = listed(values, "messages", "messages (Message or dict)", None)
+    return [message_of(value, index, conversation) for index, value in enumerate(items)]
+
+
 def memory_id(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise InvalidInput(f"memory id must be an integer, not {type(value).__name__}")
     try:
         number = int(value)
     except ValueError as exc:
-        raise InvalidInput(f"memory id {value!r} is not an integer") from exc
-    if not 0 < number <= MAX_ID:
-        raise InvalidInput(f"memory id must be from 1 to {MAX_ID}, not {number}")
-    return number
-
-
-def offset(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
-        raise InvalidInput(f"offset must be an integer from 0 to {MAX_ID}, not {value!r}")
-    return value
+        raise InvalidInput(f"memory id {shown(value)} is not an integer") from exc
+    return integer(number, "memory id", 1, MAX_ID)
 
 
 def actor(value: object) -> str | None:
     return None if value is None else name(value, "actor")
 
 
-def positive(value: object, what: str, limit: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= limit:
-        raise InvalidInput(f"{what} must be an integer from 1 to {limit}, not {value!r}")
+def integer(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(
+            f"{what} must be an integer from {low:,} to {high:,}, not {shown(value)}"
+        )
     return value
+
+
+def number(value: object, what: str, low: float, high: float) -> float:
+    """A finite number from `low` to `high` (NaN is in no range)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise InvalidInput(f"{what} must be a number from {low:g} to {high:g}, not {shown(value)}")
+    return float(value)
+
+
+def flag(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput(f"{what} must be True or False, not {shown(value)}")
+    return value
+
+
+def choice(value: object, what: str, options: Iterable[str]) -> str:
+    if not isinstance(value, str) or value not in options:
+        allowed = ", ".join(repr(o) for o in options)
+        raise InvalidInput(f"{what} must be one of {allowed}, not {shown(value)}")
+    return value
+
+
+def attribute(value: object) -> str:
+    """A fact's attribute: the catalogue's, or an open one."""
+    if not isinstance(value, str) or not known(value):
+        raise InvalidInput(
+            f"unknown attribute {shown(value)}: name one of {', '.join(ATTRIBUTES)}, "
+            "or an open attribute in short snake_case (usual_order)"
+        )
+    return value
+
+
+def instance(value: T, kind: type[Any], what: str) -> T:
+    """`value` as its annotation promises (a port's Protocol, a class), checked at run time."""
+    if not isinstance(value, kind):
+        raise InvalidInput(f"{what}: expected {kind.__name__}, not {type(value).__name__}")
+    return value
+
+
+def recall_settings(settings: DataclassInstance) -> None:
+    """`RecallSettings`' fields: counts from 0 to MAX_COUNT, weights finite and not negative
+    (cosines and shares at most 1), switches True or False."""
+    for field in fields(settings):
+        value, what = getattr(settings, field.name), f"recall setting {field.name}"
+        if field.type == "bool":
+            flag(value, what)
+        elif field.type == "int":
+            integer(value, what, 0, MAX_COUNT)
+        else:
+            cosine_or_share = field.name.endswith(("_cosine", "_share"))
+            number(value, what, 0.0, 1.0 if cosine_or_share else MAX_WEIGHT)
+
+
+def changed(value: D, changes: Mapping[str, object], what: str) -> D:
+    """A copy of a dataclass value with some fields changed (checked as it is built)."""
+    allowed = [f.name for f in fields(value)]
+    unknown = sorted(set(changes) - set(allowed))
+    if unknown:
+        raise InvalidInput(f"unknown {what} {', '.join(unknown)}; known: {', '.join(allowed)}")
+    return replace(value, **changes)
