@@ -27,7 +27,7 @@ MAX_NAME_CHARS = 200  # an id
 MAX_PARTICIPANTS = 1_000  # ids in one message's or one call's participants
 MAX_ATTACHMENTS = 16  # a message's
 MAX_CAPTION_CHARS = 2_000
-MAX_URL_CHARS = 2_048
+MAX_URL_CHARS = 32_000  # data: URLs of small images too (LoCoMo has one of 16,339)
 MAX_METADATA_BYTES = 64 * 1024  # a message's metadata as UTF-8 JSON
 MAX_SOURCES = 10_000  # memory ids in one message's derived_from
 MAX_ID = 2**63 - 1  # SQLite and PostgreSQL bigint
@@ -62,10 +62,8 @@ def text(value: object, what: str = "text", limit: int = MAX_MESSAGE_CHARS) -> s
     if not value.strip():
         raise InvalidInput(f"{what} is empty")
     if len(value) > limit:
-        raise InvalidInput(
-            f"{what} has {len(value):,} characters; the limit is {limit:,} "
-            "(split it into several messages)"
-        )
+        hint = " (split it into several messages)" if what == "text" else ""
+        raise InvalidInput(f"{what} has {len(value):,} characters; the limit is {limit:,}{hint}")
     return value
 
 
