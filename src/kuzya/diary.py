@@ -18,6 +18,7 @@ from kuzya.model import DiaryEntry, Episode
 from kuzya.store.base import NewDiaryEntry, Store
 
 EXTRACTIVE = "extractive"
+KINDS = ("conversation", "day", "period")  # what an entry summarises
 _FIRST_SENTENCE = re.compile(r"^(.{20,}?[.!?…])(\s|$)")
 _MAX_WORDS = 30
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -14,11 +13,10 @@ from kuzya.config import default_db
 from kuzya.config import settings as read_settings
 from kuzya.embed import Embedder, load_embedder
 from kuzya.errors import InvalidInput, NotFound
-from kuzya.facts import rules
 from kuzya.facts.claims import DIGEST
 from kuzya.facts.claims import record as record_claims
 from kuzya.facts.extract import rule_claims
-from kuzya.facts.schema import ATTRIBUTES, Forget, known
+from kuzya.facts.schema import Forget
 from kuzya.facts.view import FactViews
 from kuzya.forgetting import Eraser, Forgotten
 from kuzya.llm.base import LLM
@@ -34,7 +32,6 @@ from kuzya.model import (
     Message,
     Recall,
     RecallItem,
-    is_assistant,
 )
 from kuzya.ner import NER, ModelNER
 from kuzya.profile import Profile
@@ -45,7 +42,6 @@ from kuzya.store.sqlite import SQLiteStore
 from kuzya.worker import SleepWorker
 
 DEFAULT_CONVERSATION = "default"
-BATCH = 256  # messages per transaction in remember_many
 MAX_LIMIT = 1000
 
 
@@ -68,11 +64,17 @@ class Memory:
         ner: NER | None = None,
     ) -> None:
         self.store = store
-        self.embedder = embedder
-        self.llm = llm  # used by sleep for facts and the diary; None: rules and extracts
-        self.ner = ner  # used by sleep to find and type names; None: the rules' names only
+        self.embedder = validate.instance(embedder, Embedder, "embedder")
+        # used by sleep for facts and the diary; None: rules and extracts
+        self.llm = None if llm is None else validate.instance(llm, LLM, "llm")
+        # used by sleep to find and type names; None: the rules' names only
+        self.ner = None if ner is None else validate.instance(ner, NER, "ner")
         self.namespace = validate.name(namespace, "namespace")
-        self.settings = settings or RecallSettings()
+        self.settings = (
+            RecallSettings()
+            if settings is None
+            else validate.instance(settings, RecallSettings, "settings")
+        )
         self.worker: SleepWorker | None = None
         store.bind_embedder(embedder.name, embedder.dim)
         self.views = FactViews(store, self.namespace)  # facts as each set of people sees them
@@ -167,48 +169,15 @@ class Memory:
 
     def remember_many(self, messages: Iterable[Message | Mapping[str, Any]]) -> list[Episode]:
         """Store many messages, validated first, committed in batches of 256 (in order)."""
-        checked = [validate.message_of(m, i, DEFAULT_CONVERSATION) for i, m in enumerate(messages)]
-        stored: list[Episode] = []
-        for start in range(0, len(checked), BATCH):
-            stored.extend(self._store(checked[start : start + BATCH]))
-        return stored
+        return self._store(validate.messages(messages, DEFAULT_CONVERSATION))
 
     def _store(self, messages: Sequence[Message]) -> list[Episode]:
-        known = self.store.keyed(self.namespace, [m.key for m in messages if m.key])
-        if known:  # a message whose key is stored already is its stored episode
-            fresh = [m for m in messages if m.key not in known]
-            new = iter(self._store(fresh) if fresh else [])
-            return [self.get(known[m.key]) if m.key in known else next(new) for m in messages]
-        for message in messages:
-            if message.derived_from and len(
-                self.store.fetch(self.namespace, message.derived_from, message.participants)
-            ) < len(message.derived_from):
-                raise InvalidInput("derived_from names memories its participants may not see")
-        requests = [
-            None if is_assistant(m) else rules.forget_request(m.text, m.speaker) for m in messages
-        ]
-        messages = [
-            m if r is None else replace(m, text=r.said)
-            for m, r in zip(messages, requests, strict=True)
-        ]
-        vectors = self.embedder.embed([m.content for m in messages])
-        batch = remember.analysed_batch(self.store, self.namespace, messages, vectors)
-        stored = self.store.add_episodes(self.namespace, batch)
-        for episode, request in zip(stored, requests, strict=True):
-            if request is not None:
-                self.eraser.forget(request, sorted(episode.audience), episode.speaker, episode)
-        if any(requests):
-            self.store.purge()
-            stored = [self._current(e) for e in stored]
+        stored = remember.store_messages(
+            self.store, self.embedder, self.namespace, self.eraser, messages
+        )
         if self.worker is not None:
             self.worker.notify(len(stored))
         return stored
-
-    def _current(self, episode: Episode) -> Episode:
-        try:
-            return self.get(episode.id)
-        except NotFound:
-            return episode  # forgotten by a request later in the same batch
 
     # -- recall --------------------------------------------------------------------------
 
@@ -232,9 +201,9 @@ class Memory:
         """
         text = validate.text(query, "query")
         present = validate.names(participants, "participants")
-        limit = validate.positive(limit, "limit", MAX_LIMIT)
+        limit = validate.integer(limit, "limit", 1, MAX_LIMIT)
         if budget_words is not None:
-            budget_words = validate.positive(budget_words, "budget_words", 1_000_000)
+            budget_words = validate.integer(budget_words, "budget_words", 1, 1_000_000)
         return recall_pipeline.run(
             self.store,
             self.embedder,
@@ -301,8 +270,8 @@ class Memory:
             conversation=None
             if conversation is None
             else validate.name(conversation, "conversation"),
-            limit=validate.positive(limit, "limit", 100_000),
-            offset=validate.offset(offset),
+            limit=validate.integer(limit, "limit", 1, 100_000),
+            offset=validate.integer(offset, "offset", 0, validate.MAX_ID),
         )
 
     def update(self, memory_id: int, text: str, *, actor: str | None = None) -> Episode:
@@ -348,7 +317,8 @@ class Memory:
         """Recalled together and used together: strengthen the associations among the
         entities of these items (call it when a reply used the recall)."""
         present = validate.names(participants, "participants")
-        ids = [source for item in recall.items for source in item.sources]
+        recalled = validate.instance(recall, Recall, "recall")
+        ids = [source for item in recalled.items for source in item.sources]
         self.store.reinforce(self.namespace, ids, present, recall.now)
 
     def entities(self, *, participants: Sequence[str] | None = None) -> list[Entity]:
@@ -360,11 +330,13 @@ class Memory:
 
     def merge_entities(self, *, min_cosine: float = 0.25) -> list[EntityChange]:
         """Merge two names of one entity ("Mel" and "Melanie"); each merge is recorded."""
-        return consolidate.merge_entities(self.store, self.namespace, min_cosine)
+        threshold = validate.number(min_cosine, "min_cosine", -1.0, 1.0)
+        return consolidate.merge_entities(self.store, self.namespace, threshold)
 
     def split_entities(self, *, margin: float = 0.35) -> list[EntityChange]:
         """Split a name used for two entities ("Sam from accounting", "my nephew Sam")."""
-        return consolidate.split_entities(self.store, self.namespace, self.embedder, margin)
+        apart = validate.number(margin, "margin", 0.0, 2.0)
+        return consolidate.split_entities(self.store, self.namespace, self.embedder, apart)
 
     def merge_entity_into(self, source: int, target: int, *, reason: str) -> EntityChange:
         """Merge one entity into another by hand (also undoes a split)."""
@@ -381,7 +353,8 @@ class Memory:
 
     def prune(self, *, now: datetime | str | None = None, below: float = 0.05) -> int:
         """Drop associations that decayed below `below`; returns how many were dropped."""
-        return self.store.prune(self.namespace, validate.moment(now, "now"), below)
+        threshold = validate.number(below, "below", 0.0, validate.MAX_WEIGHT)
+        return self.store.prune(self.namespace, validate.moment(now, "now"), threshold)
 
     # -- facts, profile, diary and sleep (the cold path) ---------------------------------
 
@@ -397,7 +370,8 @@ class Memory:
         participants: folded from every message, an administrator's view."""
         present = None if participants is None else validate.names(participants, "participants")
         who = None if subject is None else validate.name(subject, "subject")
-        return self.views.view(present).select(subject=who, current_only=not include_past)
+        past = validate.flag(include_past, "include_past")
+        return self.views.view(present).select(subject=who, current_only=not past)
 
     def fact_history(
         self, fact_id: int, *, participants: Sequence[str] | None = None
@@ -439,14 +413,13 @@ class Memory:
         replies, and replies made from those messages are deleted; the history keeps only
         that something was forgotten."""
         who = validate.name(subject, "subject")
-        if attribute is None and about is None and not everything:
+        if attribute is None and about is None and not validate.flag(everything, "everything"):
             raise InvalidInput("forget needs attribute=, about=, or everything=True")
-        if attribute is not None and not known(attribute):
-            raise InvalidInput(
-                f"unknown attribute {attribute!r}: name one of {', '.join(ATTRIBUTES)}, "
-                "or an open attribute in short snake_case (usual_order)"
-            )
-        request = Forget(who, attribute, None if about is None else validate.text(about, "about"))
+        request = Forget(
+            who,
+            None if attribute is None else validate.attribute(attribute),
+            None if about is None else validate.text(about, "about"),
+        )
         scope = [who] if participants is None else validate.names(participants, "participants")
         done = self.eraser.forget(request, scope, validate.actor(actor))
         self.store.purge()
@@ -455,9 +428,9 @@ class Memory:
     def diary(self, *, participants: Sequence[str], kind: str | None = None) -> list[DiaryEntry]:
         """Diary entries the participants may see, oldest first ("conversation", "day",
         "period")."""
-        return self.store.diary(
-            self.namespace, participants=validate.names(participants, "participants"), kind=kind
-        )
+        present = validate.names(participants, "participants")
+        chosen = None if kind is None else validate.choice(kind, "kind", diary.KINDS)
+        return self.store.diary(self.namespace, participants=present, kind=chosen)
 
     def sleep(self, *, now: datetime | str | None = None, jump: bool = False) -> SleepReport:
         """Consolidate what was remembered since the last sleep: facts, forget requests,
@@ -476,7 +449,11 @@ class Memory:
         """Sleep in a background thread after `every` messages, or after `idle_seconds`
         without messages while some are pending. `close()` stops it."""
         if self.worker is None:
-            self.worker = SleepWorker(self.sleep, every=every, idle_seconds=idle_seconds)
+            self.worker = SleepWorker(
+                self.sleep,
+                every=validate.integer(every, "every", 1, 1_000_000),
+                idle_seconds=validate.number(idle_seconds, "idle_seconds", 0.1, 86_400.0),
+            )
         return self.worker
 
     def compact(self) -> None:
@@ -490,5 +467,5 @@ class Memory:
         """The same store and embedder with other recall settings (for tuning and benchmarks)."""
         clone = object.__new__(Memory)
         clone.__dict__.update(self.__dict__)
-        clone.settings = replace(self.settings, **changes)
+        clone.settings = validate.changed(self.settings, changes, "recall setting")
         return clone

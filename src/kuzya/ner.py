@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from kuzya.errors import NERError
 
@@ -32,6 +32,7 @@ _NAME_CHARS = re.compile(r"[\w'’.&-]+(?: [\w'’.&-]+)*")  # no commas, no lin
 _JOINING = frozenset("of de da del van von der and & for on upon in и на".split())
 
 
+@runtime_checkable
 class NER(Protocol):
     """Names in texts, with their kinds: one list per text, in order."""
 

@@ -14,7 +14,7 @@ from datetime import datetime
 
 import numpy as np
 
-from kuzya import entities, passages
+from kuzya import entities, passages, validate
 from kuzya.embed.base import Embedder
 from kuzya.facts.view import FactView
 from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem, is_assistant
@@ -73,6 +73,9 @@ class RecallSettings:
     fact_cosine: float = 0.35  # a fact this similar to the query is relevant
     linked_fact_k: int = 2  # facts about people the best memories name, at most
     diary_k: int = 2  # diary entries for overview questions ("what did we talk about?")
+
+    def __post_init__(self) -> None:
+        validate.recall_settings(self)
 
 
 DIALOGUE = 3  # audiences this small (two people and an assistant) converse turn by turn

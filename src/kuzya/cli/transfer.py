@@ -19,8 +19,9 @@ from kuzya.cli.options import (
 from kuzya.config import settings
 from kuzya.errors import InvalidInput
 from kuzya.importers import read_jsonl, read_locomo
-from kuzya.memory import BATCH, Memory
+from kuzya.memory import Memory
 from kuzya.model import Message
+from kuzya.remember import BATCH
 
 FORMATS = ("auto", "locomo", "jsonl")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -11,6 +11,7 @@ import numpy.typing as npt
 Vectors = npt.NDArray[np.float32]
 
 
+@runtime_checkable
 class Embedder(Protocol):
     """Turns texts into unit vectors. `name` identifies the model in a store's metadata."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,7 @@ class Meter:
             }
 
 
+@runtime_checkable
 class LLM(Protocol):
     """A chat model. `name` says adapter and model ("openai:gpt-4o-mini", "llama:smollm2")."""
 
