@@ -221,8 +221,8 @@ def test_jsonl_at_the_calendars_end_is_remembered_or_refused_whole(tmp_path, has
     assert [span.label() for span in stored[1].events] == ["31 December 1"]
     lines.append({"text": "and then", "speaker": "ana", "time": "0001-12-31T23:00:00"})
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    with pytest.raises(InvalidInput, match="message 2: time 0001-12-31T23:00:00 is outside"):
-        hash_memory.remember_many(read_jsonl(path))
+    with pytest.raises(InvalidInput, match=r"edge\.jsonl:3: time 0001-12-31T23:00:00 is outside"):
+        read_jsonl(path)
     assert hash_memory.stats()["episodes"] == 2
 
 
