@@ -100,23 +100,6 @@ def without_names(text: str, present: Sequence[str]) -> str:
     return " ".join(left.split()) if re.search(r"\w", left) else text
 
 
-def _needs_context(text: str, working: Sequence[Episode]) -> bool:
-    """A short or pronoun-led query borrows the last turns of the conversation."""
-    return bool(working) and (
-        len(index_terms(text)) < 3 or any(w in _ANAPHORA for w in tokens(text))
-    )
-
-
-def terms_of(text: str, working: Sequence[Episode], present: Sequence[str] = ()) -> list[str]:
-    """The query's full-text terms (without the names of those present), with those of
-    the last two turns when it needs context."""
-    found = index_terms(without_names(text, present))
-    if _needs_context(text, working):
-        for turn in working[-2:]:
-            found.extend(index_terms(without_names(turn.content, present)))
-    return found
-
-
 def analyse(
     text: str,
     embedder: Embedder,
@@ -124,26 +107,27 @@ def analyse(
     now: datetime,
     known: Mapping[str, str],
     present: Sequence[str] = (),
-    vector: np.ndarray | None = None,
 ) -> Query:
     """Query terms and vector; short or pronoun-led queries borrow the working memory.
-    Names in `present` stay out of the vector and the terms, but count as speaker names.
-    `vector`: the embedding of the text without those names, if the caller has it."""
+    Names in `present` stay out of the vector and the terms, but count as speaker names."""
     words = tokens(text)
+    own_terms = index_terms(text)
     unnamed = without_names(text, present)
-    if vector is None:
-        vector = embedder.embed([unnamed])[0]
+    vector = embedder.embed([unnamed])[0]
+    needs_context = working and (len(own_terms) < 3 or any(w in _ANAPHORA for w in words))
+    all_terms = index_terms(without_names(text, present))
     keys = [m.key for m in entities.mentions(text, known)]
-    if _needs_context(text, working):
+    if needs_context:
         recent = working[-2:]
         context = embedder.embed([turn.content for turn in recent])
         vector = normalise((vector + 0.5 * context.mean(axis=0))[None, :])[0]
         for turn in recent:
+            all_terms.extend(index_terms(without_names(turn.content, present)))
             keys.extend(m.key for m in entities.mentions(turn.content, known))
     spans = dates.find(text, now)
     return Query(
         text,
-        tuple(terms_of(text, working, present)),
+        tuple(all_terms),
         vector,
         unnamed != text,
         frozenset(words),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,12 +18,9 @@ from kuzya.embed.base import Embedder
 from kuzya.facts.view import FactView
 from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem, is_assistant
 from kuzya.passages import item_cap
-from kuzya.query import Query, analyse, terms_of, without_names
+from kuzya.query import Query, analyse
 from kuzya.store.base import Hit, Store
 from kuzya.text import terms as index_terms
-
-# Queries are embedded here while the calling thread reads the store (both release the GIL).
-_EMBEDDING = ThreadPoolExecutor(thread_name_prefix="kuzya-query")
 
 
 @dataclass(frozen=True)
@@ -151,25 +147,20 @@ def run(
     settings: RecallSettings,
     facts: FactView,
 ) -> Recall:
-    present = participants if settings.unnamed_query else ()
-    # the query is embedded in the background while the store reads what needs no vector
-    embedding = _EMBEDDING.submit(embedder.embed, [without_names(query_text, present)])
     working = (
         store.recent_turns(namespace, conversation, participants, settings.working_turns)
         if conversation
         else []
     )
     known = store.gazetteer(namespace, speaker or "", participants)
-    text_hits = store.text_search(
-        namespace, terms_of(query_text, working, present), participants, settings.text_k
-    )
-    recent_hits = store.recent_search(namespace, participants, settings.recent_k)
-    query = analyse(query_text, embedder, working, now, known, present, embedding.result()[0])
+    present = participants if settings.unnamed_query else ()
+    query = analyse(query_text, embedder, working, now, known, present)
     sources = [
         (store.dense_search(namespace, query.vector, participants, settings.dense_k),
          settings.dense_weight),
-        (text_hits, settings.text_weight),
-        (recent_hits, settings.recent_weight),
+        (store.text_search(namespace, query.terms, participants, settings.text_k),
+         settings.text_weight),
+        (store.recent_search(namespace, participants, settings.recent_k), settings.recent_weight),
     ]  # fmt: skip
     if query.window is not None:
         window = query.window
