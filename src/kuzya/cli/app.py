@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kuzya.cli import chat as chat_commands
-from kuzya.cli import transfer
+from kuzya.cli import operations, transfer
 from kuzya.cli.bench import bench_app, eval_app
 from kuzya.cli.options import (
     CreateOption,
@@ -47,6 +47,8 @@ app.add_typer(eval_app, name="eval")
 for command in (chat_commands.chat, chat_commands.sleep, chat_commands.profile):
     app.command()(command)
 app.command("import")(transfer.import_)
+app.command()(operations.check)
+app.command()(operations.backup)
 
 
 def show_recall(recall: Recall, title: str) -> None:

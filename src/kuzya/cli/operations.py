@@ -1,0 +1,51 @@
+"""`kuzya check` and `kuzya backup`: the store file as an operator sees it (no models load)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from kuzya.cli.options import DbOption, console
+from kuzya.config import settings
+from kuzya.store.sqlite import SQLiteStore
+
+
+def check(db: DbOption = None) -> None:
+    """Check the whole store file: its pages and indexes, the full-text and vector
+    indexes against the messages, and that facts, mentions, replies and diary entries
+    point at messages that exist. Exit code 1 when anything is wrong."""
+    path = settings(db=db).db
+    store = SQLiteStore(path, create=False)
+    try:
+        findings = store.check()
+    finally:
+        store.close()
+    table = Table(title=f"kuzya check {path}")
+    for column in ("check", "problems", "first seen"):
+        table.add_column(column, overflow="fold")
+    for finding in findings:
+        mark = "[green]0[/green]" if not finding.problems else f"[red]{finding.problems}[/red]"
+        table.add_row(finding.check, mark, finding.detail)
+    console.print(table)
+    wrong = sum(1 for finding in findings if finding.problems)
+    if wrong:
+        console.print(f"[red]{wrong} of {len(findings)} checks found problems[/red]")
+        raise typer.Exit(1)
+    console.print(f"all {len(findings)} checks passed")
+
+
+def backup(
+    destination: Annotated[Path, typer.Argument(help="The new file to write.")],
+    db: DbOption = None,
+) -> None:
+    """Copy the store (every namespace) to a new file, consistent while others write."""
+    path = settings(db=db).db
+    store = SQLiteStore(path, create=False)
+    try:
+        size = store.backup(destination)
+    finally:
+        store.close()
+    console.print(f"backed up {path} to {destination} ({size:,} bytes)", soft_wrap=True)
