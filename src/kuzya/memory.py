@@ -432,15 +432,22 @@ class Memory:
         chosen = None if kind is None else validate.choice(kind, "kind", diary.KINDS)
         return self.store.diary(self.namespace, participants=present, kind=chosen)
 
-    def sleep(self, *, now: datetime | str | None = None, jump: bool = False) -> SleepReport:
+    def sleep(
+        self, *, now: datetime | str | None = None, jump: bool = False, wait: bool = False
+    ) -> SleepReport:
         """Consolidate what was remembered since the last sleep: facts, forget requests,
         diary, names found by the NER model (if any), entity merge and split, decay and
         pruning, compression of old entries. `now` (by default the current time) moves
-        forward only; one more than a year past the newest message or sleep needs `jump`."""
+        forward only; one more than a year past the newest message or sleep needs `jump`.
+        While another sleep of the namespace runs, this one waits for it if `wait`, else
+        returns at once (`report.skipped` says why)."""
         sleeper = Sleeper(
             self.store, self.embedder, self.namespace, self.eraser, self.llm, self.ner
         )
-        report = sleeper.run(None if now is None else validate.moment(now, "now"), jump=jump)
+        when = None if now is None else validate.moment(now, "now")
+        report = sleeper.run(
+            when, jump=validate.flag(jump, "jump"), wait=validate.flag(wait, "wait")
+        )
         if report.forgotten:
             self.store.purge()
         return report

@@ -10,6 +10,7 @@ seen must be asked for: decay and compression at that time cannot be undone."""
 from __future__ import annotations
 
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ SPLIT = "split"  # the last episode id whose names were checked for two bearers
 BATCH = 500
 PRUNE_BELOW = 0.05  # an association whose decayed weight falls below this is dropped
 JUMP = timedelta(days=366)  # a sleep further past the memory's present needs `jump`
+LEASE = "sleep"  # one sleep at a time per namespace
+LEASE_SECONDS = 3600.0  # renewed after each batch; a crashed holder's is taken over
 
 
 @dataclass
@@ -51,6 +54,7 @@ class SleepReport:
     typed: int = 0  # entities the NER job told to be a person, place or organisation
     llm: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    skipped: str = ""  # why this sleep did nothing (another one was running)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -65,11 +69,26 @@ class Sleeper:
     llm: LLM | None = None
     ner: NER | None = None  # None: the entities job is skipped
 
-    def run(self, now: datetime | None, *, jump: bool = False) -> SleepReport:
+    def run(self, now: datetime | None, *, jump: bool = False, wait: bool = False) -> SleepReport:
         """Sleep at `now`, by default the current time (or the last sleep's, if that is
         later). A given `now` earlier than the last sleep's is refused, and so is one more
         than a year past the newest message or sleep unless `jump` says so; the refusal
-        tells what such a sleep would prune and compress. Nothing is written before."""
+        tells what such a sleep would prune and compress. Nothing is written before.
+        One sleep runs at a time per namespace: while another runs, this one waits for
+        it if `wait`, else returns at once, its report saying so."""
+        holder = uuid.uuid4().hex
+        while busy := self.store.take_lease(self.namespace, LEASE, holder, LEASE_SECONDS):
+            if not wait:
+                return SleepReport(
+                    skipped=f"another sleep of namespace {self.namespace!r} is running ({busy})"
+                )
+            time.sleep(0.5)
+        try:
+            return self._run(now, jump, holder)
+        finally:
+            self.store.release_lease(self.namespace, LEASE, holder)
+
+    def _run(self, now: datetime | None, jump: bool, holder: str) -> SleepReport:
         now = self._clock(now, jump)
         started, report = time.monotonic(), SleepReport()
         before = self.llm.meter.snapshot() if self.llm else {}
@@ -79,6 +98,7 @@ class Sleeper:
             self._digest(episodes, report)
             self.store.set_job_position(self.namespace, DIGEST, episodes[-1].id)
             report.episodes += len(episodes)
+            self.store.take_lease(self.namespace, LEASE, holder, LEASE_SECONDS)
         if self.ner is not None:
             report.ner_mentions, report.typed = recognise(self.store, self.namespace, self.ner)
         report.merged = len(consolidate.merge_entities(self.store, self.namespace, 0.25))

@@ -143,13 +143,20 @@ def sleep(
             "(its decay and compression cannot be undone).",
         ),
     ] = False,
+    wait: Annotated[
+        bool, typer.Option("--wait", help="If another sleep is running, wait for it to end.")
+    ] = False,
     db: DbOption = None,
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
 ) -> None:
-    """Consolidate: facts, forget requests, diary, entities, decay, compression."""
+    """Consolidate: facts, forget requests, diary, entities, decay, compression. One sleep
+    runs at a time per namespace: another one returns at once, saying so, or --wait."""
     with open_memory(db, namespace, embedder, llm, ner) as memory:
-        report = memory.sleep(now=now, jump=jump)
+        report = memory.sleep(now=now, jump=jump, wait=wait)
+    if report.skipped:
+        console.print(f"{report.skipped}; nothing done (--wait waits for it)", soft_wrap=True)
+        return
     typer.echo(json.dumps(report.as_dict(), ensure_ascii=False, indent=1))
 
 

@@ -401,6 +401,14 @@ class JobStore(Protocol):
         """Record the time a sleep runs at; an earlier time than the recorded one is ignored."""
         ...
 
+    def take_lease(self, namespace: str, name: str, holder: str, seconds: float) -> str | None:
+        """Hold the namespace's lease `name` for `seconds` (taking it, or renewing it for
+        its `holder`); None when taken, else who holds it. A lease past its time, or held
+        by a process of this host that is gone, is taken over."""
+        ...
+
+    def release_lease(self, namespace: str, name: str, holder: str) -> None: ...
+
     def episodes_after(self, namespace: str, after: int, limit: int) -> list[Episode]:
         """Episodes with ids above `after`, in id order, in every audience (for jobs)."""
         ...

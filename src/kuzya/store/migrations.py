@@ -403,6 +403,24 @@ def m008_message_keys(db: sqlite3.Connection) -> None:
     )
 
 
+def m009_leases(db: sqlite3.Connection) -> None:
+    """Work one process at a time per namespace (sleep): who holds it, until when."""
+    _run(
+        db,
+        """
+        CREATE TABLE leases (
+            namespace TEXT NOT NULL,
+            name TEXT NOT NULL,
+            holder TEXT NOT NULL,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            expires_at REAL NOT NULL,
+            PRIMARY KEY (namespace, name)
+        ) WITHOUT ROWID
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_initial,
     m002_entities,
@@ -412,6 +430,7 @@ MIGRATIONS: list[Migration] = [
     m006_claim_emphasis,
     m007_sleep_clock,
     m008_message_keys,
+    m009_leases,
 ]
 
 

@@ -1,8 +1,10 @@
-"""Claims, diary entries, job positions and the sleep clock of the SQLite store."""
+"""Claims, diary entries, job positions, the sleep clock and leases of the SQLite store."""
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import time
 from collections.abc import Sequence
@@ -358,3 +360,38 @@ class FactTables(SQLiteConnection):
                 "DO UPDATE SET now = max(now, excluded.now)",
                 (namespace, to_epoch(now)),
             )
+
+    def take_lease(self, namespace: str, name: str, holder: str, seconds: float) -> str | None:
+        now = time.time()
+        with self._write() as db:
+            row = db.execute(
+                "SELECT holder, host, pid, expires_at FROM leases WHERE namespace = ? AND name = ?",
+                (namespace, name),
+            ).fetchone()
+            if row is not None and row[0] != holder and row[3] > now and _alive(row[1], row[2]):
+                return f"pid {row[2]} on {row[1]}"
+            db.execute(
+                "INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?, ?)",
+                (namespace, name, holder, socket.gethostname(), os.getpid(), now + seconds),
+            )
+        return None
+
+    def release_lease(self, namespace: str, name: str, holder: str) -> None:
+        with self._write() as db:
+            db.execute(
+                "DELETE FROM leases WHERE namespace = ? AND name = ? AND holder = ?",
+                (namespace, name, holder),
+            )
+
+
+def _alive(host: str, pid: int) -> bool:
+    """Whether the process may still run: on another host it cannot be told."""
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
