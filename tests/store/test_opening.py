@@ -264,3 +264,35 @@ def test_a_damaged_page_is_one_line_and_no_write_goes_through(
     else:  # what is intact stays readable
         assert recall.returncode == 0 and "Oslo" in recall.stdout, recall.stderr
     assert path.read_bytes() == before
+
+
+def test_a_full_disk_is_one_line_and_the_write_changes_nothing(
+    tmp_path: Path, use_embedder: Embedder
+) -> None:
+    path = tmp_path / "kuzya.db"
+    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
+        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+        pages = memory.store._db.execute("PRAGMA page_count").fetchone()[0]  # type: ignore[attr-defined]
+        memory.store._db.execute(f"PRAGMA max_page_count = {pages}")  # type: ignore[attr-defined]
+        before = memory.stats()["episodes"]
+        with pytest.raises(StoreError, match="the disk is full"):
+            memory.remember_many(
+                [{"text": f"note {n}: " + "words " * 300, "speaker": "ana"} for n in range(50)]
+            )
+        assert memory.stats()["episodes"] == before
+        assert memory.recall("where does Ana live?", participants=["ana"]).items
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(shared_store: Path) -> None:
+    folder = shared_store.parent
+    folder.chmod(0o555)
+    try:
+        user = 65534 if os.geteuid() == 0 else None
+        target = folder / "new" / "kuzya.db"
+        one_line_error(
+            kuzya("remember", "hi", "-s", "ana", "--db", target, "--create", user=user),
+            "cannot make folder",
+        )
+        assert not (folder / "new").exists()
+    finally:
+        folder.chmod(0o755)
