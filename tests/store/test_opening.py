@@ -156,6 +156,11 @@ def test_a_missing_folder_is_made_only_when_asked(tmp_path: Path) -> None:
     assert found.returncode == 0 and "Oslo" in found.stdout, found.stderr
 
 
+def test_a_path_with_a_nul_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="NUL"):
+        SQLiteStore(f"{tmp_path}/a\x00b.db")
+
+
 def test_a_folder_in_the_way_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("not a folder")
     one_line_error(kuzya("stats", "--db", tmp_path), "is a folder")

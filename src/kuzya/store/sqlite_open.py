@@ -41,6 +41,8 @@ def access(path: Path, *, create: bool, read_only: bool | None) -> Access:
     `read_only=None` a file that cannot be written, or whose folder cannot be (SQLite's
     WAL needs files beside it), is opened read-only.
     """
+    if "\x00" in str(path):
+        raise StoreError(f"store path {str(path)!r} contains a NUL character")
     if path.is_dir():
         raise StoreError(f"{path} is a folder, not a store file")
     folder = path.parent
