@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kuzya.cli.options import ConsolidateLlmOption, EmbedderOption, LlmOption, importing
@@ -341,4 +342,52 @@ def groupchat(
     )
     _write(json_out, result)
     if privacy["violations"]:
+        raise typer.Exit(1)
+
+
+@bench_app.command("crash")
+def crash(
+    runs: Annotated[int, typer.Option("--runs", min=1, help="Runs, over the operations.")] = 100,
+    seed: Annotated[int, typer.Option("--seed")] = 1,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Kill import, sleep, forget and compact (SIGKILL) at random moments; after each kill
+    check the store, that every acknowledged message is there once, and that running the
+    operation again gives the result of a run that was never interrupted."""
+    from kuzya.bench.crash import run
+
+    with tempfile.TemporaryDirectory(prefix="kuzya-crash-") as tmp:
+        result = run(
+            runs,
+            _embedder(embedder),
+            Path(tmp),
+            seed=seed,
+            progress=lambda line: console.print(line),
+        )
+    table = Table(title=f"Crash suite: {runs} runs, seed {seed} ({result['embedder']})")
+    for column in (
+        "operation",
+        "runs",
+        "killed mid-way",
+        "finished first",
+        "failures",
+        "uninterrupted s",
+    ):
+        table.add_column(column, justify="right")
+    for name, counts in result["operations"].items():
+        table.add_row(
+            name,
+            str(counts["runs"]),
+            str(counts["killed_mid_way"]),
+            str(counts["finished_before_kill"]),
+            str(counts["failures"]),
+            str(counts["uninterrupted_s"]),
+        )
+    console.print(table)
+    for failure in result["failures"]:
+        console.print(f"[red]{escape(failure)}[/red]")
+    console.print(f"{len(result['failures'])} failures in {result['seconds']} s")
+    _write(json_out, result)
+    if result["failures"]:
         raise typer.Exit(1)
