@@ -391,3 +391,46 @@ def crash(
     _write(json_out, result)
     if result["failures"]:
         raise typer.Exit(1)
+
+
+@bench_app.command("load")
+def load(
+    seconds: Annotated[float, typer.Option("--seconds", min=1)] = 300,
+    writers: Annotated[int, typer.Option("--writers", min=1)] = 4,
+    sleepers: Annotated[int, typer.Option("--sleepers", min=0)] = 2,
+    readers: Annotated[int, typer.Option("--readers", min=1)] = 4,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Writers, sleepers and readers as processes on one store for a while: every
+    acknowledged message stored once and nothing else, no error reaching a caller, recall
+    latency under load, and a clean check at the end."""
+    from kuzya.bench.load import run
+
+    with tempfile.TemporaryDirectory(prefix="kuzya-load-") as tmp:
+        result = run(
+            seconds,
+            _embedder(embedder),
+            Path(tmp),
+            writers=writers,
+            sleepers=sleepers,
+            readers=readers,
+            progress=lambda line: console.print(line),
+        )
+    recall, remember, sleeps = result["recall_ms"], result["remember_ms"], result["sleeps"]
+    console.print(
+        f"{seconds:g} s, {writers} writers, {sleepers} sleepers, {readers} readers: "
+        f"{result['acknowledged']} messages acknowledged, {result['acknowledged_missing']} "
+        f"missing, {result['stored_twice']} stored twice, {result['stored_unacknowledged']} "
+        f"stored unacknowledged; errors {result['errors']}; remember p50 {remember['p50']} ms, "
+        f"p95 {remember['p95']} ms (max {remember['max']}); {result['recalls']} recalls, "
+        f"p50 {recall['p50']} ms, p95 {recall['p95']} ms (max {recall['max']}); sleeps run "
+        f"{sleeps['run']}, waited and run {sleeps['waited']}, skipped {sleeps['skipped']}; "
+        f"check problems {len(result['check_problems'])}",
+        soft_wrap=True,
+    )
+    for failure in result["failures"]:
+        console.print(f"[red]{escape(failure)}[/red]")
+    _write(json_out, result)
+    if result["failures"]:
+        raise typer.Exit(1)
