@@ -259,12 +259,15 @@ class Operation:
         return child
 
     def complete(self) -> float:
-        """Run the operation to its end; the seconds it took once ready."""
+        """Run the operation to its end; the seconds from "ready" to "done" (the process's
+        exit after that is no part of it)."""
         child = self.start()
-        started = time.perf_counter()
-        out, _ = child.communicate(timeout=900)
-        seconds = time.perf_counter() - started
-        if child.returncode != 0 or not out.rstrip().endswith("done"):
+        assert child.stdout is not None
+        started, seconds = time.perf_counter(), 0.0
+        for line in child.stdout:
+            if line.strip() == "done":
+                seconds = time.perf_counter() - started
+        if child.wait(timeout=900) != 0 or not seconds:
             raise RuntimeError(f"{self.name} failed (exit {child.returncode}): {self.errors()}")
         return seconds
 
