@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -174,12 +174,19 @@ def write_day(
     )
 
 
-def rebuild(store: Store, namespace: str, embedder: Embedder, episodes: Sequence[int]) -> int:
+def rebuild(
+    store: Store,
+    namespace: str,
+    embedder: Embedder,
+    episodes: Sequence[int],
+    leaving: Collection[int] = (),
+) -> int:
     """Rewrite, from what is left, every entry that summarised any of these episodes
-    (after they were deleted or redacted): conversation entries from their episodes, day
-    entries from the conversation entries, period entries from the entries they compress.
-    An entry with nothing left goes. A model's summary is replaced by an extract, which
-    holds only what is still there. Returns how many entries were rewritten or removed."""
+    (after they were redacted or deleted, or before the `leaving` ones are deleted):
+    conversation entries from their episodes, day entries from the conversation entries,
+    period entries from the entries they compress. An entry with nothing left goes. A
+    model's summary is replaced by an extract, which holds only what is still there.
+    Returns how many entries were rewritten or removed."""
     entries = store.diary(namespace, covering=list(episodes)) if episodes else []
     periods = {
         e.id: [c.id for c in store.diary(namespace, compressed_into=e.id)]
@@ -193,7 +200,7 @@ def rebuild(store: Store, namespace: str, embedder: Embedder, episodes: Sequence
                 namespace, participants=sorted(entry.audience), conversation=entry.key,
                 limit=100_000,
             )
-            if e.audience == entry.audience
+            if e.audience == entry.audience and e.id not in leaving
         ]  # fmt: skip
         if kept:
             write_conversation(store, namespace, embedder, kept, None, EXTRACTIVE)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from kuzya import diary
@@ -45,6 +45,15 @@ class Forgotten:
     deleted: int  # messages that had nothing else to say, and replies made from them
 
 
+@dataclass
+class Cut:
+    """What cutting sentences out of messages did."""
+
+    redacted: int = 0  # messages with sentences cut out
+    deleted: int = 0  # messages that had nothing else to say, and replies made from them
+    stale: list[int] = field(default_factory=list)  # claims the redacted ones no longer state
+
+
 def _before(said_at: datetime, episode_id: int, request: Episode | None) -> bool:
     """Said before the request (all is, without one)."""
     return request is None or (said_at, episode_id) < (request.said_at, request.id)
@@ -63,40 +72,53 @@ class Eraser:
 
     def delete(self, ids: Sequence[int], actor: str | None) -> int:
         """Delete the episodes (each must exist) and what was made from them; returns how
-        many episodes went, replies included."""
+        many episodes went, replies included. The diary is rewritten without them first,
+        and replies go before what they were made from: if this is interrupted, no entry
+        or reply is left pointing at a deleted message, and deleting again finishes it."""
         for episode_id in ids:
             self.store.get_episode(self.namespace, episode_id)  # NotFound before any change
-        gone: set[int] = set()
+        going: list[int] = []  # the episodes, then the replies made from each, recursively
         queue = list(ids)
         while queue:
-            episode_id = queue.pop()
-            if episode_id in gone:
-                continue
-            queue.extend(self.store.derived_from(self.namespace, [episode_id]))
+            episode_id = queue.pop(0)
+            if episode_id not in going:
+                going.append(episode_id)
+                queue.extend(self.store.derived_from(self.namespace, [episode_id]))
+        diary.rebuild(self.store, self.namespace, self.embedder, going, leaving=set(going))
+        gone = 0
+        for episode_id in reversed(going):
             try:
                 self.store.delete_episode(self.namespace, episode_id, actor)
             except NotFound:
                 continue  # a reply deleted meanwhile by another process
-            gone.add(episode_id)
-        diary.rebuild(self.store, self.namespace, self.embedder, sorted(gone))
-        return len(gone)
+            gone += 1
+        return gone
 
     def redact(self, episode: Episode, text: str, actor: str | None) -> int:
         """Replace the episode's text with `text` (what is left of it); returns how many
-        replies made from it were deleted."""
-        left = set(terms(text))
-        stale = [
-            c.id
-            for c in self.store.claims(self.namespace, participants=None, episodes=[episode.id])
-            if not set(value_key(c.value).split()) <= left
-        ]
-        self.store.forget_claims(self.namespace, stale, "forgotten on request", actor)
+        replies made from it were deleted. Its claims are the caller's to forget
+        (`unstated`), once every message is cut."""
         new = analysed_one(self.store, self.embedder, self.namespace, episode.retold(text))
         self.store.redact_episode(self.namespace, episode.id, new, actor)
         replies = self.store.derived_from(self.namespace, [episode.id])
         deleted = self.delete(replies, actor) if replies else 0
         diary.rebuild(self.store, self.namespace, self.embedder, [episode.id])
         return deleted
+
+    def unstated(self, episode: Episode, text: str) -> list[int]:
+        """The episode's claims that `text`, what is left of it, no longer states."""
+        left = set(terms(text))
+        return [
+            c.id
+            for c in self.store.claims(self.namespace, participants=None, episodes=[episode.id])
+            if not set(value_key(c.value).split()) <= left
+        ]
+
+    def mend(self) -> int:
+        """Rewrite the diary entries that still cite deleted or changed messages (a delete,
+        redaction or update interrupted before its diary was rewritten); returns how many."""
+        stale = self.store.stale_diary_sources(self.namespace)
+        return diary.rebuild(self.store, self.namespace, self.embedder, stale) if stale else 0
 
     # -- requests ------------------------------------------------------------------------
 
@@ -129,7 +151,6 @@ class Eraser:
         keys = {(f.subject, f.attribute, value_key(f.value)) for f in targets}
         chosen = [c for c in claims if (c.subject, c.attribute, c.value_key) in keys]
         reason = f"forget requested by {request.subject}"
-        self.store.forget_claims(self.namespace, [c.id for c in chosen if c.id > 0], reason, actor)
         words = [set(terms(c.value)) for c in chosen] + topics
         episodes = {c.episode_id for c in chosen}
         for group in {frozenset(w) for w in words if w}:  # said again anywhere, in any words
@@ -141,9 +162,18 @@ class Eraser:
         ]
         if said_in is not None:  # the request itself keeps none of it either
             own.extend(self.store.fetch(self.namespace, [said_in.id], scope))
-        redacted, deleted = self._cut(own, words, keys, actor)
-        more_redacted, more_deleted = self._cut(self._replies(words, scope), words, keys, actor)
-        return Forgotten(len(targets), redacted + more_redacted, deleted + more_deleted)
+        # The claims go last, and the messages that state them are cut after the others:
+        # until then, running an interrupted forget again finds every message that still
+        # says what they said.
+        carriers = {c.episode_id for c in chosen}
+        own.sort(key=lambda e: e.id in carriers)
+        replies = self._cut(self._replies(words, scope), words, keys, actor)
+        cut = self._cut(own, words, keys, actor)
+        stale = {c.id for c in chosen if c.id > 0} | set(replies.stale) | set(cut.stale)
+        self.store.forget_claims(self.namespace, sorted(stale), reason, actor)
+        return Forgotten(
+            len(targets), replies.redacted + cut.redacted, replies.deleted + cut.deleted
+        )
 
     def _pending(
         self, subject: str, scope: Sequence[str], said_in: Episode | None
@@ -188,22 +218,23 @@ class Eraser:
         words: Sequence[set[str]],
         keys: set[tuple[str, str, str]],
         actor: str | None,
-    ) -> tuple[int, int]:
+    ) -> Cut:
         """Cut from each episode the sentences that mention any of the word groups or
-        state a forgotten claim; returns (redacted, deleted)."""
-        redacted = deleted = 0
+        state a forgotten claim."""
+        done = Cut()
         for episode in episodes:
             sentences = rules.sentences(episode.text)
             kept = [s for s in sentences if not self._states(s, episode.speaker, words, keys)]
             try:
                 if not kept:
-                    deleted += self.delete([episode.id], actor)
+                    done.deleted += self.delete([episode.id], actor)
                 elif len(kept) < len(sentences):
-                    deleted += self.redact(episode, " ".join(kept), actor)
-                    redacted += 1
+                    done.stale += self.unstated(episode, " ".join(kept))
+                    done.deleted += self.redact(episode, " ".join(kept), actor)
+                    done.redacted += 1
             except NotFound:
                 continue  # gone with an earlier one (a reply made from it)
-        return redacted, deleted
+        return done
 
     @staticmethod
     def _states(

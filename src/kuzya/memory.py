@@ -296,7 +296,9 @@ class Memory:
         """Forget a memory and everything made from it: its claims (the facts it alone
         stated), the diary's words about it, the assistant replies made from it. Its text
         leaves every index, and when this returns it is in none of the store's files; the
-        history keeps only that it was deleted."""
+        history keeps only that it was deleted. A delete that was interrupted is finished
+        by the next delete or forget."""
+        self.eraser.mend()
         self.eraser.delete([validate.memory_id(memory_id)], validate.actor(actor))
         self.store.purge()
 
@@ -411,7 +413,8 @@ class Memory:
         conversation they were in) may see it. The facts' claims are deleted, the sentences
         that stated them are cut from the subject's own messages and from the assistant's
         replies, and replies made from those messages are deleted; the history keeps only
-        that something was forgotten."""
+        that something was forgotten. A forget that was interrupted is finished by running
+        it again."""
         who = validate.name(subject, "subject")
         if attribute is None and about is None and not validate.flag(everything, "everything"):
             raise InvalidInput("forget needs attribute=, about=, or everything=True")
@@ -421,6 +424,7 @@ class Memory:
             None if about is None else validate.text(about, "about"),
         )
         scope = [who] if participants is None else validate.names(participants, "participants")
+        self.eraser.mend()
         done = self.eraser.forget(request, scope, validate.actor(actor))
         self.store.purge()
         return done

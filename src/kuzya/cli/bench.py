@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kuzya.cli.options import ConsolidateLlmOption, EmbedderOption, LlmOption, importing
@@ -341,4 +342,95 @@ def groupchat(
     )
     _write(json_out, result)
     if privacy["violations"]:
+        raise typer.Exit(1)
+
+
+@bench_app.command("crash")
+def crash(
+    runs: Annotated[int, typer.Option("--runs", min=1, help="Runs, over the operations.")] = 100,
+    seed: Annotated[int, typer.Option("--seed")] = 1,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Kill import, sleep, forget and compact (SIGKILL) at random moments; after each kill
+    check the store, that every acknowledged message is there once, and that running the
+    operation again gives the result of a run that was never interrupted."""
+    from kuzya.bench.crash import run
+
+    with tempfile.TemporaryDirectory(prefix="kuzya-crash-") as tmp:
+        result = run(
+            runs,
+            _embedder(embedder),
+            Path(tmp),
+            seed=seed,
+            progress=lambda line: console.print(line),
+        )
+    table = Table(title=f"Crash suite: {runs} runs, seed {seed} ({result['embedder']})")
+    for column in (
+        "operation",
+        "runs",
+        "killed mid-way",
+        "finished first",
+        "failures",
+        "uninterrupted s",
+    ):
+        table.add_column(column, justify="right")
+    for name, counts in result["operations"].items():
+        table.add_row(
+            name,
+            str(counts["runs"]),
+            str(counts["killed_mid_way"]),
+            str(counts["finished_before_kill"]),
+            str(counts["failures"]),
+            str(counts["uninterrupted_s"]),
+        )
+    console.print(table)
+    for failure in result["failures"]:
+        console.print(f"[red]{escape(failure)}[/red]")
+    console.print(f"{len(result['failures'])} failures in {result['seconds']} s")
+    _write(json_out, result)
+    if result["failures"]:
+        raise typer.Exit(1)
+
+
+@bench_app.command("load")
+def load(
+    seconds: Annotated[float, typer.Option("--seconds", min=1)] = 300,
+    writers: Annotated[int, typer.Option("--writers", min=1)] = 4,
+    sleepers: Annotated[int, typer.Option("--sleepers", min=0)] = 2,
+    readers: Annotated[int, typer.Option("--readers", min=1)] = 4,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """Writers, sleepers and readers as processes on one store for a while: every
+    acknowledged message stored once and nothing else, no error reaching a caller, recall
+    latency under load, and a clean check at the end."""
+    from kuzya.bench.load import run
+
+    with tempfile.TemporaryDirectory(prefix="kuzya-load-") as tmp:
+        result = run(
+            seconds,
+            _embedder(embedder),
+            Path(tmp),
+            writers=writers,
+            sleepers=sleepers,
+            readers=readers,
+            progress=lambda line: console.print(line),
+        )
+    recall, remember, sleeps = result["recall_ms"], result["remember_ms"], result["sleeps"]
+    console.print(
+        f"{seconds:g} s, {writers} writers, {sleepers} sleepers, {readers} readers: "
+        f"{result['acknowledged']} messages acknowledged, {result['acknowledged_missing']} "
+        f"missing, {result['stored_twice']} stored twice, {result['stored_unacknowledged']} "
+        f"stored unacknowledged; errors {result['errors']}; remember p50 {remember['p50']} ms, "
+        f"p95 {remember['p95']} ms (max {remember['max']}); {result['recalls']} recalls, "
+        f"p50 {recall['p50']} ms, p95 {recall['p95']} ms (max {recall['max']}); sleeps run "
+        f"{sleeps['run']}, waited and run {sleeps['waited']}, skipped {sleeps['skipped']}; "
+        f"check problems {len(result['check_problems'])}",
+        soft_wrap=True,
+    )
+    for failure in result["failures"]:
+        console.print(f"[red]{escape(failure)}[/red]")
+    _write(json_out, result)
+    if result["failures"]:
         raise typer.Exit(1)

@@ -383,6 +383,12 @@ class DiaryStore(Protocol):
 
     def delete_diary(self, namespace: str, ids: Sequence[int]) -> None: ...
 
+    def stale_diary_sources(self, namespace: str) -> list[int]:
+        """The episodes that diary entries cite but that were deleted, or changed after the
+        entry was written (a delete or redaction interrupted before its diary was
+        rewritten)."""
+        ...
+
     def diary_vectors(self, namespace: str, ids: Sequence[int]) -> npt.NDArray[np.float32]: ...
 
 

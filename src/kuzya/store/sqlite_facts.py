@@ -317,6 +317,16 @@ class FactTables(SQLiteConnection):
                 (namespace, *ids),
             )
 
+    def stale_diary_sources(self, namespace: str) -> list[int]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT DISTINCT s.value FROM diary d, json_each(d.sources) s "
+                "LEFT JOIN episodes e ON e.id = s.value WHERE d.namespace = ? "
+                "AND (e.id IS NULL OR e.updated_at > d.created_at) ORDER BY s.value",
+                (namespace,),
+            ).fetchall()
+        return [int(row[0]) for row in rows]
+
     def diary_vectors(self, namespace: str, ids: Sequence[int]) -> npt.NDArray[np.float32]:
         with self._lock:
             rows = dict(
