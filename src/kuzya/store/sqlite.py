@@ -31,7 +31,8 @@ from kuzya.store.sqlite_base import audience_key, placeholders
 from kuzya.store.sqlite_entities import EntityTables
 from kuzya.store.sqlite_facts import FactTables, forget_claims
 from kuzya.store.sqlite_open import one_line_errors
-from kuzya.store.sqlite_search import EPISODE_COLUMNS, SearchTables, index_text
+from kuzya.store.sqlite_search import EPISODE_COLUMNS, index_text
+from kuzya.store.sqlite_transfer import TransferTables
 
 
 def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | None]:
@@ -46,7 +47,7 @@ def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | N
 
 
 @one_line_errors
-class SQLiteStore(EntityTables, FactTables, SearchTables):
+class SQLiteStore(EntityTables, FactTables, TransferTables):
     """Store port over one SQLite file. Thread-safe; one connection guarded by a lock.
     Every SQLite failure leaves its methods as a one-line `StoreError`."""
 
