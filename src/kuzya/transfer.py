@@ -147,6 +147,11 @@ def _messages(memory: Memory, graph: EntityGraph, out: IO[str]) -> dict[int, str
     return keys
 
 
+def message_key(namespace: str, kept: KeptEpisode) -> str:
+    """The key that names a message in an export: its own, else one made of its id."""
+    return kept.key or f"export:{namespace}:{kept.episode.id}"
+
+
 def _message(
     namespace: str,
     kept: KeptEpisode,
@@ -155,7 +160,7 @@ def _message(
     out: IO[str],
 ) -> str:
     e = kept.episode
-    key = kept.key or f"export:{namespace}:{e.id}"
+    key = message_key(namespace, kept)
     record = {
         "type": "message",
         "key": key,
@@ -287,6 +292,16 @@ class Imported:
     already: int
     claims: int
     diary: int
+
+
+def is_export(path: str | Path) -> bool:
+    """Whether the file's first line is an export's header (of any format version)."""
+    try:
+        with open(path, "rb") as lines:
+            first = json.loads(lines.readline())
+    except (OSError, ValueError):
+        return False
+    return isinstance(first, dict) and "kuzya_export" in first
 
 
 def read_export(file: File) -> Export:
