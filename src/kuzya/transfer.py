@@ -322,10 +322,10 @@ def import_namespace(memory: Memory, file: File) -> Imported:
     """Read an export (checked whole before anything is written) into the namespace of
     `memory`, which must be empty or hold only messages of this file."""
     found = read_export(file)
-    return write(memory, found)
+    return restore(memory, found)
 
 
-def write(memory: Memory, found: Export) -> Imported:
+def restore(memory: Memory, found: Export) -> Imported:
     """Store a read export (see `import_namespace`)."""
     store, namespace = memory.store, memory.namespace
     stored = store.keyed(namespace, list(found.by_key))

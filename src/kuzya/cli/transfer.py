@@ -25,7 +25,7 @@ from kuzya.memory import Memory
 from kuzya.model import Message
 from kuzya.remember import BATCH
 from kuzya.transfer import export as export_namespace
-from kuzya.transfer import is_export, read_export, write
+from kuzya.transfer import is_export, read_export, restore
 from kuzya.transfer_records import Export
 
 FORMATS = ("auto", "locomo", "jsonl", "export")
@@ -71,7 +71,7 @@ def import_(
                 )
                 continue
             if isinstance(found, Export):
-                write(memory, found)
+                restore(memory, found)
             else:
                 store_all(memory, found, path.name)
             console.print(
