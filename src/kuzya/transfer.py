@@ -336,7 +336,7 @@ def restore(memory: Memory, found: Export) -> Imported:
             "export; import it into an empty namespace (or the one an earlier import of it made)"
         )
     store.add_audiences(namespace, found.audiences)
-    ids = _restore_messages(memory, found.messages)
+    ids = _restore_messages(memory, found.messages, stored)
     store.put_entity_graph(namespace, _entity_graph(found, ids))
     claims = _restore_claims(memory, found, ids)
     _restore_diary(memory, found, ids)
@@ -365,10 +365,12 @@ def _groups(records: Sequence[MessageRecord]) -> Iterator[list[MessageRecord]]:
         yield group
 
 
-def _restore_messages(memory: Memory, records: Sequence[MessageRecord]) -> dict[str, int]:
-    """Store the messages, in their order, BATCH at most to a transaction; returns their
-    ids by key."""
-    ids: dict[str, int] = {}
+def _restore_messages(
+    memory: Memory, records: Sequence[MessageRecord], stored: dict[str, int]
+) -> dict[str, int]:
+    """Store the messages not `stored` yet, in their order, BATCH at most to a transaction;
+    returns the ids of all by key."""
+    ids = dict(stored)
     batch: list[RestoredEpisode] = []
 
     def commit() -> None:
@@ -377,6 +379,8 @@ def _restore_messages(memory: Memory, records: Sequence[MessageRecord]) -> dict[
         batch.clear()
 
     for group in _groups(records):
+        if all(r.message.key in stored for r in group):
+            continue
         vectors = memory.embedder.embed([r.message.content for r in group])
         for record, vector in zip(group, vectors, strict=True):
             if any(key not in ids for key in record.sources):
