@@ -81,6 +81,12 @@ def write_conversation(
     )
 
 
+def vector_text(kind: str, key: str, text: str) -> str:
+    """What an entry's vector was made from: its text, a period's without the month
+    heading (see `compress`); an import embeds it again."""
+    return text.removeprefix(f"{key}: ") if kind == "period" else text
+
+
 COMPRESS_AFTER = timedelta(days=30)
 
 

@@ -26,16 +26,21 @@ Vectors = npt.NDArray[np.float32]  # one row per message
 BATCH = 256  # messages per transaction
 
 
-def analysed(message: Message, vector: Any, known: Mapping[str, str]) -> NewEpisode:
-    """A message with its vector, terms, dates and the mentions of the names `known`
-    (alias -> entity key) and of new ones."""
+def indexed(message: Message, vector: Any) -> NewEpisode:
+    """A message with its vector, index terms and the dates its time expressions mean."""
     return NewEpisode(
         message,
         vector,
         " ".join(terms(message.content)),
         tuple(dates.find(message.text, message.time)),
-        tuple(entities.mentions(message.content, known)),
     )
+
+
+def analysed(message: Message, vector: Any, known: Mapping[str, str]) -> NewEpisode:
+    """A message `indexed`, with the mentions of the names `known` (alias -> entity key)
+    and of new ones."""
+    mentions = tuple(entities.mentions(message.content, known))
+    return replace(indexed(message, vector), mentions=mentions)
 
 
 def analysed_batch(

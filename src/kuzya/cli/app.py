@@ -47,6 +47,7 @@ app.add_typer(eval_app, name="eval")
 for command in (chat_commands.chat, chat_commands.sleep, chat_commands.profile):
     app.command()(command)
 app.command("import")(transfer.import_)
+app.command("export")(transfer.export)
 app.command()(operations.check)
 app.command()(operations.backup)
 

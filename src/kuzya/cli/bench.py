@@ -172,6 +172,32 @@ def _synthetic(
         return run(episodes, _embedder(embedder), Path(tmp), progress=advance, **options)
 
 
+@bench_app.command("roundtrip")
+def roundtrip(
+    files: Annotated[list[Path], typer.Argument(exists=True, dir_okay=False)],
+    sleep: Annotated[
+        bool, typer.Option("--sleep", help="Sleep (by rules) before the export.")
+    ] = False,
+    json_out: JsonOut = None,
+    embedder: EmbedderOption = None,
+) -> None:
+    """LoCoMo files imported into a store, exported, imported into an empty one: every
+    question's recall compared between the two (items, texts, scores)."""
+    from kuzya.bench.roundtrip import run
+
+    with tempfile.TemporaryDirectory(prefix="kuzya-roundtrip-") as tmp:
+        result = run(files, _embedder(embedder), Path(tmp), sleep=sleep, progress=console.print)
+    console.print(
+        f"{result['messages']} messages, export {result['export_bytes']:,} bytes in "
+        f"{result['export_s']} s, import {result['import_s']} s; {result['questions']} "
+        f"questions recalled in both stores, {result['differences']} differ; exported "
+        f"again the same: {result['same_export_again']}"
+    )
+    _write(json_out, result)
+    if result["differences"] or not result["same_export_again"]:
+        raise typer.Exit(1)
+
+
 @bench_app.command("scale")
 def scale(
     episodes: Annotated[int, typer.Option("--episodes", min=1)] = 100_000,

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from kuzya.embed.base import Embedder
+from kuzya.embed.base import Embedder, Vectors
 from kuzya.facts.schema import Claim, attribute, known
 from kuzya.model import Episode
 from kuzya.store.base import ClaimStore, NewClaim
@@ -44,18 +44,23 @@ class Found:
     origin: str  # "rules" or "llm:<model>"
 
 
+def vectors(embedder: Embedder, statement: str, claim: Claim) -> Vectors:
+    """A claim's statement and its subject's own words, embedded together and by
+    themselves: a claim gets the same vectors however many were found with it, and an
+    import that embeds it again gets them too."""
+    return embedder.embed([statement, claim.said_by_subject()])
+
+
 def record(store: ClaimStore, namespace: str, embedder: Embedder, found: Sequence[Found]) -> int:
     """Store the claims of catalogue or open attributes with a value; returns how many
     were new."""
     usable = [f for f in found if known(f.claim.attribute) and value_key(f.claim.value)]
     if not usable:
         return 0
-    vectors = embedder.embed(
-        [f.claim.statement() for f in usable] + [f.claim.said_by_subject() for f in usable]
-    )
-    return store.add_claims(
-        namespace,
-        [
+    new = []
+    for f in usable:
+        statement, own = vectors(embedder, f.claim.statement(), f.claim)
+        new.append(
             NewClaim(
                 episode_id=f.episode.id,
                 subject=f.claim.subject,
@@ -65,10 +70,9 @@ def record(store: ClaimStore, namespace: str, embedder: Embedder, found: Sequenc
                 negated=f.claim.negated,
                 statement=f.claim.statement(),
                 origin=f.origin,
-                vector=vectors[number],
-                own_vector=vectors[len(usable) + number],
+                vector=statement,
+                own_vector=own,
                 emphatic=f.claim.emphatic,
             )
-            for number, f in enumerate(usable)
-        ],
-    )
+        )
+    return store.add_claims(namespace, new)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,9 @@ from kuzya.model import (
     HistoryEvent,
     Message,
 )
+
+if TYPE_CHECKING:  # the rows a namespace moves in refer to NewEpisode
+    from kuzya.store.portable import EntityGraph, KeptEpisode, RestoredEpisode
 
 Hit = tuple[int, float]  # (memory id, score); higher is better
 
@@ -229,7 +232,8 @@ class EntityStore(Protocol):
         ...
 
     def audiences(self, namespace: str) -> list[frozenset[str]]:
-        """Every audience episodes were said before."""
+        """Every audience of the namespace (of episodes, diary entries, recalls), in the
+        order they first appeared."""
         ...
 
     def merge_entities(
@@ -278,6 +282,7 @@ class NewClaim:
     vector: npt.NDArray[np.float32]  # of the statement ("ana lives in Lisbon")
     own_vector: npt.NDArray[np.float32]  # as the subject says it ("I live in Lisbon")
     emphatic: bool = False  # said as a habit: "I always order ramen"
+    recorded_at: datetime | None = None  # None: now (an import keeps the original time)
 
 
 @dataclass(frozen=True)
@@ -312,6 +317,7 @@ class NewDiaryEntry:
     origin: str
     vector: npt.NDArray[np.float32]
     covers: tuple[int, ...] = ()  # diary entries this one compresses
+    created_at: datetime | None = None  # None: now (an import keeps the original time)
 
 
 class ClaimStore(Protocol):
@@ -426,7 +432,42 @@ class JobStore(Protocol):
         ...
 
 
-class Store(EpisodeStore, SearchStore, EntityStore, ClaimStore, DiaryStore, JobStore, Protocol):
+class TransferStore(Protocol):
+    """A namespace read and written whole (`kuzya.transfer`), in backend-neutral rows."""
+
+    def kept_episodes(self, namespace: str, after: int, limit: int) -> list[KeptEpisode]:
+        """Episodes with ids above `after`, in id order, with their keys and sources."""
+        ...
+
+    def entity_graph(self, namespace: str) -> EntityGraph: ...
+
+    def job_positions(self, namespace: str) -> dict[str, int]:
+        """Every consolidation job's position, by job."""
+        ...
+
+    def add_audiences(self, namespace: str, audiences: Sequence[frozenset[str]]) -> None:
+        """Make these audiences, in this order, where they are not yet."""
+        ...
+
+    def restore_episodes(self, namespace: str, batch: Sequence[RestoredEpisode]) -> list[int]:
+        """Store all or nothing, as `add_episodes` does but with the given times and
+        positions; returns the ids, in order (a key already stored keeps its episode)."""
+        ...
+
+    def put_entity_graph(self, namespace: str, graph: EntityGraph) -> None:
+        """Add the graph's rows to the namespace (its episodes must be stored); rows it
+        holds already are kept, so putting one graph twice is putting it once."""
+        ...
+
+    def put_conversations(self, namespace: str, conversations: Sequence[Conversation]) -> None:
+        """Set these conversations' participants, times and message counts."""
+        ...
+
+
+class Store(
+    EpisodeStore, SearchStore, EntityStore, ClaimStore, DiaryStore, JobStore, TransferStore,
+    Protocol,
+):  # fmt: skip
     """Everything the engine needs from a backend."""
 
     @property

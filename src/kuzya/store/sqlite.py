@@ -32,7 +32,8 @@ from kuzya.store.sqlite_entities import EntityTables
 from kuzya.store.sqlite_facts import FactTables, forget_claims
 from kuzya.store.sqlite_open import one_line_errors
 from kuzya.store.sqlite_operations import Operations
-from kuzya.store.sqlite_search import EPISODE_COLUMNS, SearchTables, index_text
+from kuzya.store.sqlite_search import EPISODE_COLUMNS, index_text
+from kuzya.store.sqlite_transfer import TransferTables
 
 
 def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | None]:
@@ -47,7 +48,7 @@ def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | N
 
 
 @one_line_errors
-class SQLiteStore(EntityTables, FactTables, SearchTables, Operations):
+class SQLiteStore(EntityTables, FactTables, TransferTables, Operations):
     """Store port over one SQLite file. Thread-safe; one connection guarded by a lock.
     Every SQLite failure leaves its methods as a one-line `StoreError`."""
 

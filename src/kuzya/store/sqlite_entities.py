@@ -106,7 +106,7 @@ class EntityTables(SQLiteConnection):
     def audiences(self, namespace: str) -> list[frozenset[str]]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT key FROM audiences WHERE namespace = ? ORDER BY key", (namespace,)
+                "SELECT key FROM audiences WHERE namespace = ? ORDER BY id", (namespace,)
             ).fetchall()
         return [frozenset(json.loads(r[0])) for r in rows]
 

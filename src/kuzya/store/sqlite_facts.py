@@ -120,7 +120,7 @@ class FactTables(SQLiteConnection):
                         episode[0],
                         episode[1],
                         claim.origin,
-                        now,
+                        now if claim.recorded_at is None else to_epoch(claim.recorded_at),
                         claim.vector.astype(np.float32).tobytes(),
                         claim.own_vector.astype(np.float32).tobytes(),
                         int(claim.emphatic),
@@ -246,7 +246,7 @@ class FactTables(SQLiteConnection):
                     audience_id,
                     json.dumps(sorted(new.sources)),
                     new.origin,
-                    time.time(),
+                    time.time() if new.created_at is None else to_epoch(new.created_at),
                     new.vector.astype(np.float32).tobytes(),
                 ),
             ).fetchone()[0]
