@@ -738,3 +738,17 @@ def test_entity_views_show_each_audience_only_what_it_may_see(store, store_embed
     store.delete_episode(NS, dm.id, None)  # takes its name and alias with it
     assert store.gazetteer(NS, "alice", ["alice"]) == {"oslo": "oslo"}
     assert [e.key for e in store.entities(NS)] == ["oslo"]
+
+
+@pytest.mark.parametrize("groups", [3, 40])  # read per audience, or all at once
+def test_recent_search_is_the_newest_of_every_visible_audience(store, store_embedder, groups):
+    episodes = []
+    for n in range(groups * 3):
+        members = ["alice", f"friend{n % groups}"]
+        episodes += add(store, store_embedder, f"note {n}", participants=members,
+                        time=T0 + timedelta(minutes=n // 2))  # fmt: skip
+    add(store, store_embedder, "not hers", speaker="bob", time=T0 + timedelta(days=1))
+    newest = sorted(episodes, key=lambda e: (e.said_at, e.id), reverse=True)
+    assert ids_of(store.recent_search(NS, ["alice"], 7)) == [e.id for e in newest[:7]]
+    group = [e for e in newest if "friend1" in e.audience]
+    assert ids_of(store.recent_search(NS, ["alice", "friend1"], 2)) == [e.id for e in group[:2]]

@@ -67,3 +67,18 @@ def test_many_distinct_audiences_do_not_make_reads_quadratic(tmp_path):
     shared = _add_and_read_back(tmp_path, "shared.db", False, count)
     distinct = _add_and_read_back(tmp_path, "distinct.db", True, count)
     assert distinct < 4 * shared + 0.5, (shared, distinct)
+
+
+def test_a_new_audience_written_by_another_connection_is_seen(tmp_path, hash_embedder):
+    from tests.store.test_contract import NS, add, ids_of
+
+    reader, writer = SQLiteStore(tmp_path / "two.db"), SQLiteStore(tmp_path / "two.db")
+    for store in (reader, writer):
+        store.bind_embedder(hash_embedder.name, hash_embedder.dim)
+    first = add(writer, hash_embedder, "just me", participants=["ana"])
+    assert ids_of(reader.recent_search(NS, ["ana"], 10)) == [first[0].id]  # kept for later
+    group = add(writer, hash_embedder, "the three of us", participants=["ana", "bo", "cy"])
+    assert sorted(ids_of(reader.recent_search(NS, ["ana"], 10))) == [first[0].id, group[0].id]
+    assert ids_of(reader.recent_search(NS, ["bo"], 10)) == [group[0].id]
+    reader.close()
+    writer.close()

@@ -421,6 +421,18 @@ def m009_leases(db: sqlite3.Connection) -> None:
     )
 
 
+def m010_latest_by_audience(db: sqlite3.Connection) -> None:
+    """The latest messages, and the latest mentions of an entity, of one audience are read
+    from an index instead of by walking the namespace's newest rows until enough are its."""
+    _run(
+        db,
+        """
+        CREATE INDEX episodes_by_audience_time ON episodes (audience_id, said_at);
+        CREATE INDEX mentions_by_audience ON mentions (entity_id, audience_id, episode_id)
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_initial,
     m002_entities,
@@ -431,6 +443,7 @@ MIGRATIONS: list[Migration] = [
     m007_sleep_clock,
     m008_message_keys,
     m009_leases,
+    m010_latest_by_audience,
 ]
 
 

@@ -24,6 +24,8 @@ from kuzya.store.migrations import migrate, stale
 from kuzya.store.sqlite_open import access, check_ours, store_error
 from kuzya.store.vectors import VectorIndex
 
+VISIBLE_KEPT = 4096  # sets of participants whose visible audiences are kept
+
 
 def audience_key(members: Sequence[str]) -> str:
     return json.dumps(sorted(set(members)), ensure_ascii=False)
@@ -31,6 +33,23 @@ def audience_key(members: Sequence[str]) -> str:
 
 def placeholders(values: Sequence[Any]) -> str:
     return ",".join("?" * len(values))
+
+
+PER_AUDIENCE = 16  # up to this many visible audiences, the newest rows are read per audience
+
+
+def newest_per_audience(
+    db: sqlite3.Connection,
+    sql: str,
+    head: tuple[Any, ...],
+    visible: Sequence[int],
+    limit: int,
+    key: Callable[[Any], Any],
+) -> list[Any]:
+    """The `limit` newest rows (by `key`) over the audiences, each audience's read by
+    `sql` (parameters: *head, its id, limit) from an index that starts with it."""
+    rows = [row for audience in visible for row in db.execute(sql, (*head, audience, limit))]
+    return sorted(rows, key=key, reverse=True)[:limit]
 
 
 def visible_audiences(
@@ -110,6 +129,8 @@ class SQLiteConnection:
             raise
         self._lock = threading.RLock()
         self._members: dict[int, frozenset[str]] = {}
+        self._visible_for: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+        self._newest_audience: int | None = None
         self._vectors: VectorIndex | None = None
 
     def _prepare(self, durable: bool) -> None:
@@ -214,8 +235,25 @@ class SQLiteConnection:
         return members
 
     def _visible_audiences(self, namespace: str, participants: Sequence[str]) -> list[int]:
-        """Audiences that include every present participant (the privacy rule)."""
-        return visible_audiences(self._db, namespace, participants)
+        """Audiences that include every present participant (the privacy rule), kept for
+        the next call: an audience's members never change and audiences are never
+        deleted, so the answers stay right until a new audience appears (its id is then
+        the highest), and none is kept from inside a write transaction, whose new
+        audiences may roll back."""
+        with self._lock:
+            newest = self._db.execute("SELECT MAX(id) FROM audiences").fetchone()[0]
+            if newest != self._newest_audience:
+                self._visible_for.clear()
+                self._newest_audience = newest
+            key = (namespace, tuple(sorted(set(participants))))
+            found = self._visible_for.get(key)
+            if found is None:
+                found = visible_audiences(self._db, namespace, participants)
+                if not self._db.in_transaction:
+                    if len(self._visible_for) >= VISIBLE_KEPT:
+                        self._visible_for.clear()
+                    self._visible_for[key] = found
+            return list(found)
 
     def _audience_filter(
         self, namespace: str, participants: Sequence[str], column: str = "audience_id"

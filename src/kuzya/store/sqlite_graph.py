@@ -23,7 +23,12 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from kuzya.entities import MAX_NAMES, Mention
-from kuzya.store.sqlite_base import placeholders, visible_audiences
+from kuzya.store.sqlite_base import (
+    PER_AUDIENCE,
+    newest_per_audience,
+    placeholders,
+    visible_audiences,
+)
 
 LATEST_MENTIONS = 200  # per activated entity, in graph search
 MOST_ACTIVE = 8  # activated entities whose mentions graph search reads
@@ -422,11 +427,19 @@ def episodes_of(
             (entity_id, *visible),
         ).fetchone()[0]
         # Only the latest visible mentions of each entity are read: a hub costs no more.
-        rows = db.execute(
-            f"SELECT episode_id FROM mentions WHERE entity_id = ? AND {within} "
-            "ORDER BY episode_id DESC LIMIT ?",
-            (entity_id, *visible, LATEST_MENTIONS),
-        ).fetchall()
+        if len(visible) <= PER_AUDIENCE:
+            rows = newest_per_audience(
+                db,
+                "SELECT episode_id FROM mentions WHERE entity_id = ? AND audience_id = ? "
+                "ORDER BY episode_id DESC LIMIT ?",
+                (entity_id,), visible, LATEST_MENTIONS, lambda row: row[0],
+            )  # fmt: skip
+        else:
+            rows = db.execute(
+                f"SELECT episode_id FROM mentions WHERE entity_id = ? AND {within} "
+                "ORDER BY episode_id DESC LIMIT ?",
+                (entity_id, *visible, LATEST_MENTIONS),
+            ).fetchall()
         score = strength / math.log(2.0 + mentions)
         for (episode_id,) in rows:
             scores[int(episode_id)] = scores.get(int(episode_id), 0.0) + score

@@ -18,7 +18,12 @@ from kuzya.clock import from_epoch, to_epoch
 from kuzya.dates import Span
 from kuzya.model import Attachment, Episode
 from kuzya.store.base import Hit
-from kuzya.store.sqlite_base import SQLiteConnection, placeholders
+from kuzya.store.sqlite_base import (
+    PER_AUDIENCE,
+    SQLiteConnection,
+    newest_per_audience,
+    placeholders,
+)
 
 EPISODE_COLUMNS = (
     "id, namespace, conversation, speaker, text, attachments, metadata, "
@@ -166,11 +171,20 @@ class SearchTables(SQLiteConnection):
     def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]:
         with self._lock:
             visible = self._visible_audiences(namespace, participants)
-            rows = self._db.execute(
-                "SELECT id, said_at FROM episodes WHERE namespace = ? "
-                f"AND +audience_id IN ({placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
-                (namespace, *visible, k),
-            ).fetchall()
+            if len(visible) <= PER_AUDIENCE:
+                rows = newest_per_audience(
+                    self._db,
+                    "SELECT id, said_at FROM episodes WHERE audience_id = ? "
+                    "ORDER BY said_at DESC, id DESC LIMIT ?",
+                    (), visible, k, lambda row: (row[1], row[0]),
+                )  # fmt: skip
+            else:
+                rows = self._db.execute(
+                    "SELECT id, said_at FROM episodes WHERE namespace = ? "
+                    f"AND +audience_id IN ({placeholders(visible)}) "
+                    "ORDER BY said_at DESC, id DESC LIMIT ?",
+                    (namespace, *visible, k),
+                ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
 
     def window_search(
