@@ -177,8 +177,11 @@ def _record(raw: bytes) -> dict[str, Any] | None:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidInput(f"not valid UTF-8 ({exc.reason})") from None
-    if not line.strip():
-        return None
+    return json_object(line) if line.strip() else None
+
+
+def json_object(line: str) -> dict[str, Any]:
+    """A line of a JSONL file as the JSON object it must be."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as exc:

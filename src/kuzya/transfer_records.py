@@ -4,7 +4,6 @@ one `InvalidInput` naming the line."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -13,6 +12,7 @@ from typing import Any
 from kuzya import diary, validate
 from kuzya.errors import InvalidInput
 from kuzya.facts.schema import known
+from kuzya.importers import json_object
 from kuzya.model import Conversation, Message
 from kuzya.store.portable import EntityRef
 
@@ -370,7 +370,7 @@ READERS: dict[str, Callable[[_Fields], None]] = {
 
 def header(line: str) -> Header:
     """The header of an export's first line; InvalidInput when it is none."""
-    return _header(_object(line))
+    return _header(json_object(line))
 
 
 def read(lines: Iterable[str]) -> Export:
@@ -383,7 +383,7 @@ def read(lines: Iterable[str]) -> Export:
             if export is None:
                 export = Export(header(line))
             elif line.strip():
-                record = _object(line)
+                record = json_object(line)
                 kind = record.get("type")
                 if kind not in READERS:
                     raise InvalidInput(f"unknown record type {validate.shown(kind)}")
@@ -400,13 +400,3 @@ def read(lines: Iterable[str]) -> Export:
                 "which no diary record of its audience is"
             )
     return export
-
-
-def _object(line: str) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"not valid JSON ({exc.msg})") from None
-    if not isinstance(record, dict):
-        raise InvalidInput("expected a JSON object")
-    return record
