@@ -48,6 +48,7 @@ bench: install
 	$(KUZYA) bench forget --episodes 100000 --json bench-out/forget.json
 	$(KUZYA) bench crash --runs 100 --embedder hash --json bench-out/crash.json
 	$(KUZYA) bench load --seconds 300 --json bench-out/load.json
+	$(KUZYA) bench roundtrip $(LOCOMO)/*.json --json bench-out/roundtrip.json
 	$(KUZYA) bench groupchat --json bench-out/groupchat.json
 
 # Answer mode: the scenarios answered by the embedded models, 5 runs each, greedy and
