@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,12 +24,10 @@ from kuzya.store.sqlite import SQLiteStore
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
-def kuzya(*args: str | Path, user: int | None = None) -> subprocess.CompletedProcess[str]:
-    """The real command line, as `user` (a uid) when given."""
+def kuzya(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The real command line."""
     command = [sys.executable, "-m", "kuzya", *map(str, args)]
-    if user is not None:
-        command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
-    env = {**os.environ, "PYTHONPATH": str(SRC), "HOME": tempfile.gettempdir()}
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -170,51 +167,52 @@ def test_a_folder_in_the_way_is_one_line(tmp_path: Path) -> None:
     )
 
 
+@contextmanager
+def unwritable(path: Path) -> Iterator[None]:
+    """`path` (a file or a folder) cannot be written while inside: by its mode bits, or,
+    for root, whom they do not stop, by the file system's immutable attribute."""
+    if os.geteuid() != 0:
+        mode = path.stat().st_mode
+        path.chmod(0o555 if path.is_dir() else 0o444)
+        try:
+            yield
+        finally:
+            path.chmod(mode)
+        return
+    made = subprocess.run(["chattr", "+i", str(path)], capture_output=True, text=True)
+    assert made.returncode == 0, f"chattr +i {path}: {made.stderr}"
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
 @pytest.fixture
-def shared_store(use_embedder: Embedder) -> Iterator[Path]:
-    """A store with one memory in a folder any user may read (and, as root, run in)."""
-    folder = Path(tempfile.mkdtemp(prefix="kuzya-ro-"))
-    folder.chmod(0o755)
-    path = folder / "kuzya.db"
+def stored(tmp_path: Path, use_embedder: Embedder) -> Path:
+    """A store with one memory."""
+    path = tmp_path / "store" / "kuzya.db"
+    path.parent.mkdir()
     with Memory.open(path, embedder=use_embedder, llm="none") as memory:
         memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
-    path.chmod(0o644)
-    yield path
-    shutil.rmtree(folder)
+    return path
 
 
-def _unprivileged(path: Path) -> int | None:
-    """Whom to run as so that `path` cannot be written: root writes anything, so a root
-    test runs the command as nobody; another user makes the file read-only."""
-    if os.geteuid() == 0:
-        return 65534
-    path.chmod(0o444)
-    return None
-
-
-def test_a_store_that_cannot_be_written_still_serves_reads(shared_store: Path) -> None:
-    user = _unprivileged(shared_store)
-    before = digest(shared_store.parent)
-    found = kuzya("recall", "where does Ana live?", "-p", "ana", "--db", shared_store, user=user)
-    assert found.returncode == 0 and "Oslo" in found.stdout, found.stdout + found.stderr
-    stats = kuzya("stats", "--db", shared_store, user=user)
-    assert stats.returncode == 0 and "episodes" in stats.stdout, stats.stderr
-    one_line_error(
-        kuzya("remember", "I moved", "-s", "ana", "--db", shared_store, user=user), "not writable"
-    )
-    assert digest(shared_store.parent) == before
-
-
-def test_a_folder_that_cannot_be_written_still_serves_reads(shared_store: Path) -> None:
-    folder = shared_store.parent
-    folder.chmod(0o555)
-    try:
-        user = 65534 if os.geteuid() == 0 else None
-        found = kuzya("recall", "where?", "-p", "ana", "--db", shared_store, user=user)
+def test_a_store_that_cannot_be_written_still_serves_reads(stored: Path) -> None:
+    with unwritable(stored):
+        before = stored.read_bytes()
+        found = kuzya("recall", "where does Ana live?", "-p", "ana", "--db", stored)
         assert found.returncode == 0 and "Oslo" in found.stdout, found.stdout + found.stderr
-        assert sorted(p.name for p in folder.iterdir()) == ["kuzya.db"]
-    finally:
-        folder.chmod(0o755)
+        stats = kuzya("stats", "--db", stored)
+        assert stats.returncode == 0 and "episodes" in stats.stdout, stats.stderr
+        one_line_error(kuzya("remember", "I moved", "-s", "ana", "--db", stored), "not writable")
+        assert stored.read_bytes() == before  # SQLite may leave its empty -wal and -shm beside
+
+
+def test_a_folder_that_cannot_be_written_still_serves_reads(stored: Path) -> None:
+    with unwritable(stored.parent):
+        found = kuzya("recall", "where?", "-p", "ana", "--db", stored)
+        assert found.returncode == 0 and "Oslo" in found.stdout, found.stdout + found.stderr
+        assert sorted(p.name for p in stored.parent.iterdir()) == ["kuzya.db"]
 
 
 def test_read_only_on_request(tmp_path: Path, use_embedder: Embedder) -> None:
@@ -288,16 +286,10 @@ def test_a_full_disk_is_one_line_and_the_write_changes_nothing(
         assert memory.recall("where does Ana live?", participants=["ana"]).items
 
 
-def test_a_folder_that_cannot_be_made_is_one_line(shared_store: Path) -> None:
-    folder = shared_store.parent
-    folder.chmod(0o555)
-    try:
-        user = 65534 if os.geteuid() == 0 else None
-        target = folder / "new" / "kuzya.db"
+def test_a_folder_that_cannot_be_made_is_one_line(stored: Path) -> None:
+    target = stored.parent / "new" / "kuzya.db"
+    with unwritable(stored.parent):
         one_line_error(
-            kuzya("remember", "hi", "-s", "ana", "--db", target, "--create", user=user),
-            "cannot make folder",
+            kuzya("remember", "hi", "-s", "ana", "--db", target, "--create"), "cannot make folder"
         )
-        assert not (folder / "new").exists()
-    finally:
-        folder.chmod(0o755)
+    assert not target.parent.exists()
