@@ -52,12 +52,13 @@ def cut(
     item: RecallItem,
     query_terms: Sequence[str],
     query_vector: np.ndarray,
-    embedder: Embedder,
+    embedder: Embedder | None,
     max_words: int,
 ) -> RecallItem:
     """`item` cut to its sentences (or clauses of a long one) that best match the query,
     in their order, within `max_words` (with "…" where some were left out); unchanged if
-    it fits."""
+    it fits. Without an `embedder` the match is by the query's words alone (cheap: the
+    tail of a recall)."""
     if item.words <= max_words:
         return item
     parts = _pieces(item.text, max(MIN_WORDS // 2, max_words // 2))
@@ -117,7 +118,10 @@ def _pieces(text: str, longest: int) -> list[str]:
 
 
 def _scores(
-    parts: Sequence[str], query_terms: Sequence[str], query_vector: np.ndarray, embedder: Embedder
+    parts: Sequence[str],
+    query_terms: Sequence[str],
+    query_vector: np.ndarray,
+    embedder: Embedder | None,
 ) -> np.ndarray:
     """How well each sentence answers the query: cosine plus the share of the query's terms
     it holds, each weighted by how few sentences of the message hold it (a term the whole
@@ -128,7 +132,9 @@ def _scores(
     weight = {t: math.log((len(parts) + 1) / (sum(t in h for h in held) + 0.5)) for t in wanted}
     total = sum(weight.values())
     overlap = np.array([sum(weight[t] for t in wanted & h) / total if total else 0.0 for h in held])
-    own = embedder.embed(list(parts)) @ query_vector + TERM_WEIGHT * overlap
+    own = TERM_WEIGHT * overlap
+    if embedder is not None:
+        own = own + embedder.embed(list(parts)) @ query_vector
     padded = np.pad(own, 1, constant_values=0.0)
     around = np.maximum(padded[:-2], padded[2:])
     return np.asarray(own + CONTEXT_WEIGHT * around, dtype=np.float64)

@@ -209,8 +209,9 @@ def run(
         cap = None if budget_words is None else item_cap(budget_words, share)
         if cap is not None and room is not None and room >= passages.MIN_WORDS:
             cap = min(cap, room)
-        if cap is not None and item.words > cap:
-            return passages.cut(item, query.terms, query.vector, embedder, cap)
+        if cap is not None and item.words > cap:  # the best by meaning, the tail by words
+            reader = embedder if rank < settings.full_items else None
+            return passages.cut(item, query.terms, query.vector, reader, cap)
         return passages.trimmed(item, settings.sentence_terms)
 
     chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words,

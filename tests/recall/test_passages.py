@@ -120,3 +120,13 @@ def test_messages_past_the_best_few_are_cut_shorter(memory: Memory) -> None:
     assert all(size <= full + 2 for size in sizes)  # "…" and the speaker's name
     assert all(size <= tail + 2 for size in sizes[settings.full_items :])
     assert max(sizes[: settings.full_items]) > tail + 2
+
+
+def test_without_an_embedder_the_query_words_choose_the_passage(use_embedder: Embedder) -> None:
+    text = _long(FACT_EN, FILLER_EN)
+    vector = use_embedder.embed(["When does my passport expire?"])[0]
+    item = recalled(text)
+    passage = cut(item, terms("When does my passport expire?"), vector, None, 40)
+    assert FACT_EN in passage.text and passage.words <= 40
+    unmatched = cut(item, terms("xylophone"), vector, None, 40)  # no word in common
+    assert unmatched.words <= 40 and unmatched.text != text
