@@ -45,12 +45,21 @@ def digest(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
 
 
-def other_app(path: Path) -> None:
+def behind_our_back(path: Path, *statements: str) -> None:
+    """Change the file with plain SQLite, as another program would."""
     db = sqlite3.connect(path)
-    db.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
-    db.execute("INSERT INTO invoices (total) VALUES (12.5)")
+    for statement in statements:
+        db.execute(statement)
     db.commit()
     db.close()
+
+
+def other_app(path: Path) -> None:
+    behind_our_back(
+        path,
+        "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)",
+        "INSERT INTO invoices (total) VALUES (12.5)",
+    )
 
 
 def test_another_applications_database_is_left_byte_for_byte(tmp_path: Path) -> None:
@@ -69,11 +78,8 @@ def test_a_foreign_application_id_and_a_file_that_is_not_sqlite_are_refused(
     tmp_path: Path,
 ) -> None:
     marked = tmp_path / "marked.db"
-    db = sqlite3.connect(marked)
-    db.execute("PRAGMA application_id = 1234")
-    db.execute("CREATE TABLE migrations (name TEXT)")  # even with a table of that name
-    db.commit()
-    db.close()
+    # even with a table of Kuzya's name
+    behind_our_back(marked, "PRAGMA application_id = 1234", "CREATE TABLE migrations (name TEXT)")
     text = tmp_path / "notes.txt"
     text.write_text("shopping list: eggs, milk\n" * 100)
     before = digest(tmp_path)
@@ -90,10 +96,7 @@ def test_a_store_from_a_newer_kuzya_is_refused_unchanged(
     path = tmp_path / "new.db"
     with Memory.open(path, embedder=use_embedder, llm="none") as memory:
         memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
-    db = sqlite3.connect(path)
-    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    db.commit()
-    db.close()
+    behind_our_back(path, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     before = digest(tmp_path)
     with pytest.raises(StoreError, match="newer Kuzya"):
         SQLiteStore(path)
@@ -104,10 +107,7 @@ def test_a_store_from_a_newer_kuzya_is_refused_unchanged(
 def test_an_unknown_migration_means_a_newer_kuzya(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     SQLiteStore(path).close()
-    db = sqlite3.connect(path)
-    db.execute("INSERT INTO migrations VALUES ('m999_from_the_future', 0)")
-    db.commit()
-    db.close()
+    behind_our_back(path, "INSERT INTO migrations VALUES ('m999_from_the_future', 0)")
     with pytest.raises(StoreError, match="newer Kuzya"):
         SQLiteStore(path)
 
@@ -118,11 +118,7 @@ def test_a_store_from_before_the_mark_opens_and_gets_it(
     path = tmp_path / "old.db"
     with Memory.open(path, embedder=use_embedder, llm="none") as memory:
         memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
-    db = sqlite3.connect(path)
-    db.execute("PRAGMA application_id = 0")
-    db.execute("PRAGMA user_version = 0")
-    db.commit()
-    db.close()
+    behind_our_back(path, "PRAGMA application_id = 0", "PRAGMA user_version = 0")
     with Memory.open(path, embedder=use_embedder, llm="none") as memory:
         assert memory.recall("where does Ana live?", participants=["ana"]).items
     db = sqlite3.connect(path)
