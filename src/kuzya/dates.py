@@ -46,24 +46,41 @@ class Span:
     start: datetime
     end: datetime
 
-    def label(self) -> str:
+    def label(self, russian: bool = False) -> str:
+        """The days in words: "3 August 2026", "August 2026", "2026", or a range; in
+        Russian with `russian` ("3 августа 2026", "август 2026")."""
         days = (self.end - self.start).days
         if days <= 1:
-            return self.start.strftime("%-d %B %Y")
+            return _day_label(self.start, russian)
         if self.start.day == 1 and 28 <= days <= 31:
+            if russian:
+                return f"{_RU_MONTH_NAMES[self.start.month - 1]} {self.start.year}"
             return self.start.strftime("%B %Y")
         if self.start.month == 1 and self.start.day == 1 and days >= 365:
             return self.start.strftime("%Y")
         last = self.end - timedelta(days=1)
-        return f"{self.start:%-d %B %Y} - {last:%-d %B %Y}"
+        return f"{_day_label(self.start, russian)} - {_day_label(last, russian)}"
 
     def note(self) -> str | None:
-        """The note "phrase = date" for a phrase that needs it; None for one that says its
-        date already ("1 December 2026", "December 1, 2026", "in March 2026")."""
-        label = self.label()
+        """The note "phrase = date" for a phrase that needs it, in the phrase's language;
+        None for one that says its date already ("1 December 2026", "in March 2026")."""
+        label = self.label(russian=_CYRILLIC.search(self.phrase) is not None)
         if set(_WORD.findall(label.lower())) <= set(_WORD.findall(self.phrase.lower())):
             return None
         return f"{self.phrase} = {label}"
+
+
+_RU_MONTH_NAMES = ("январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь "
+                   "декабрь").split()  # fmt: skip
+_RU_MONTHS_OF = ("января февраля марта апреля мая июня июля августа сентября октября ноября "
+                 "декабря").split()  # fmt: skip
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+
+
+def _day_label(day: datetime, russian: bool) -> str:
+    if russian:
+        return f"{day.day} {_RU_MONTHS_OF[day.month - 1]} {day.year}"
+    return day.strftime("%-d %B %Y")
 
 
 _WORD = re.compile(r"\w+")
@@ -269,7 +286,7 @@ def _resolve(
         return Span("", start, start + timedelta(days=1))
     if kind in ("month", "ru-month"):
         month = _month_index(g[0] or "")
-        year = int(g[1]) if g[1] else _year_of(anchor, month, 1, future)
+        year = int(g[1]) if g[1] else _year_of(anchor, month, 31 if future else 1, future)
         start = datetime(year, month, 1, tzinfo=tz)
         return Span("", start, _month_start(year, month + 1, tz))
     if kind == "year":
@@ -302,21 +319,49 @@ def _weekend(anchor: datetime, amount: int) -> Span:
     return Span("", saturday, saturday + timedelta(days=2))
 
 
-def _sentence_at(text: str, match: re.Match[str]) -> str:
-    """The sentence of `text` that holds `match`."""
-    start = max(text.rfind(end, 0, match.start()) for end in ".!?…\n") + 1
-    ends = [i for i in (text.find(end, match.end()) for end in ".!?…\n") if i >= 0]
-    return text[start : min(ends, default=len(text))]
+def _sentence_at(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the sentence of `text` that holds text[start:end]."""
+    first = max(text.rfind(mark, 0, start) for mark in ".!?…\n") + 1
+    ends = [i for i in (text.find(mark, end) for mark in ".!?…\n") if i >= 0]
+    return first, min(ends, default=len(text))
 
 
-def _future(sentence: str) -> bool:
-    """A day or month named alone is the coming one unless its sentence speaks of the past."""
-    if _FUTURE.search(sentence) is not None:
+_CLAUSE_END = re.compile(r"[,;:—–]|\s(?:but|and then|но|а)\s", re.IGNORECASE)
+
+
+def _clause_at(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the clause of `text` (within its sentence) that holds text[start:end]."""
+    first, last = _sentence_at(text, start, end)
+    before = [m.end() for m in _CLAUSE_END.finditer(text, first, start)]
+    after = _CLAUSE_END.search(text, end, last)
+    return (before[-1] if before else first), (after.start() if after else last)
+
+
+def _tense(words: str) -> bool | None:
+    """True for words that speak of the future, False for the past, None for neither."""
+    if _FUTURE.search(words) is not None:
         return True
-    past = _PAST_TENSE.search(sentence) is not None or any(
-        normal_form.past_verb(m.group(0)) for m in _RU_PAST.finditer(sentence)
-    )
-    return not past
+    if _PAST_TENSE.search(words) is not None or any(
+        normal_form.past_verb(m.group(0)) for m in _RU_PAST.finditer(words)
+    ):
+        return False
+    return None
+
+
+def _future(text: str, match: re.Match[str]) -> bool:
+    """Whether a day or month named alone is the coming one. Its own clause decides when it
+    has a verb with a tense ("second round on Thursday" after "the interview went well" is
+    the coming Thursday); a clause that is the time alone is read with its sentence ("On
+    Saturday, we went hiking"); any other clause speaks of what is coming ("в пятницу еду
+    к сестре, уже купила билеты")."""
+    start, end = _clause_at(text, match.start(), match.end())
+    tense = _tense(text[start:end])
+    if tense is not None:
+        return tense
+    if text[start : match.start()].strip() or text[match.end() : end].strip():
+        return True
+    start, end = _sentence_at(text, match.start(), match.end())
+    return _tense(text[start:end]) is not False
 
 
 def _storable(span: Span) -> bool:
@@ -329,17 +374,35 @@ def _storable(span: Span) -> bool:
     return True
 
 
+# a title in quotes ('Tomorrow, and Tomorrow, and Tomorrow', «Завтра была война») names
+# no time; a quote that starts in lower case may ("she said 'see you on Friday'")
+_QUOTED = re.compile(r"«[^»\n]{1,80}»|“[^”\n]{1,80}”|\"[^\"\n]{1,80}\"|(?<!\w)'[^'\n]{1,80}'(?!\w)")
+
+
+def _titles_blanked(text: str) -> str:
+    return _QUOTED.sub(
+        lambda m: " " * len(m.group(0)) if m.group(0)[1].isupper() else m.group(0), text
+    )
+
+
+# a day of the month right after a weekday: "on Saturday, the 19th", "в субботу, 19 сентября"
+_DAY_NUMBER = re.compile(r",?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d)", re.IGNORECASE)
+
+
 def find(text: str, anchor: datetime) -> list[Span]:
     """Time expressions in `text`, resolved against `anchor` (the time it was said). An
     expression whose days would fall outside the calendar (years 1 to 9999), such as "next
     week" said on 31 December 9999, is not a date."""
     found: list[tuple[int, Span]] = []
     taken: list[tuple[int, int]] = []
+    text = _titles_blanked(text)
     for pattern, kind in _RULES:
         for match in pattern.finditer(text):
             if any(match.start() < end and start < match.end() for start, end in taken):
                 continue
-            future = _future(_sentence_at(text, match))
+            if kind.endswith("weekday") and _DAY_NUMBER.match(text, match.end()):
+                continue  # "on Saturday the 19th of September": the date says which
+            future = _future(text, match)
             try:
                 span = _resolve(kind, match.groups(), anchor, future)
             except (ValueError, OverflowError):  # no such day, or outside years 1 to 9999
