@@ -5,11 +5,12 @@ model is exercised in tests/llm/test_chat_restart.py."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
-from kuzya.assistant import Assistant, extractive_reply
+from kuzya.assistant import Assistant, asks_about_replies, extractive_reply
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.llm.base import ChatMessage, Completion, ToolCall
 from kuzya.memory import Memory
@@ -151,7 +152,7 @@ def test_the_assistants_own_past_replies_are_marked_as_its_words(memory: Memory)
     assert "ana: We moved to Porto!" in message  # what ana said is a note
     assert message.endswith("\n\nana: Where did we move?")  # named, as turns are
     asked = llm.calls[2].messages[-1].content
-    assert "- assistant (you): Porto is a lovely city by the Douro river." in asked
+    assert "] assistant (you): Porto is a lovely city by the Douro river." in asked
     assert "- assistant: " not in asked
     assert not any(f.value == "Douro" for f in memory.profile("ana").facts)
 
@@ -164,7 +165,7 @@ def test_people_come_before_the_assistants_replies(memory: Memory) -> None:
         )  # fmt: skip
 
     recall = Recall(
-        "q", (item(1, "assistant", 0.9), item(2, "ana", 0.8), item(3, "assistant", 0.7),
+        "what did you say?", (item(1, "assistant", 0.9), item(2, "ana", 0.8), item(3, "assistant", 0.7),
               item(4, "assistant", 0.65), item(5, "bo", 0.6)), NOW
     )  # fmt: skip
     notes = Assistant(memory, None, max_items=4).notes(recall, ())
@@ -172,6 +173,25 @@ def test_people_come_before_the_assistants_replies(memory: Memory) -> None:
         (2, "ana"), (5, "bo"), (1, "assistant (you)"), (3, "assistant (you)")
     ]  # fmt: skip
     assert [i.id for i in Assistant(memory, None, max_items=2).notes(recall, ()).items] == [2, 5]
+    about_ana = replace(recall, query="where does ana live?")  # not about what it said
+    assert [i.id for i in Assistant(memory, None).notes(about_ana, ()).items] == [2, 5]
+
+
+@pytest.mark.parametrize(
+    ("question", "about"),
+    [
+        ("Which river did you mention?", True),
+        ("What was your advice?", True),
+        ("Что ты мне советовал?", True),
+        ("Что вы сказали про Сочи?", True),
+        ("Do you remember my dog?", False),
+        ("Did you know where I live?", False),
+        ("What does my wife do?", False),
+        ("Ты помнишь, где я живу?", False),
+    ],
+)
+def test_own_replies_are_notes_only_for_questions_about_them(question: str, about: bool) -> None:
+    assert asks_about_replies(question) is about
 
 
 def test_notes_leave_out_turns_that_state_nothing_and_keep_weaker_evidence(
@@ -204,7 +224,7 @@ def test_the_message_comes_with_today_and_the_dates_it_means(memory: Memory) -> 
     assistant.close()
     message = llm.calls[0].messages[-1].content
     assert "today is Thursday, 05 March 2026" in message
-    assert "[Wednesday, 04 March 2026]" in message
+    assert "- [Wed 04 Mar 2026] nora: Lunch was a falafel wrap today." in message
     assert message.endswith("nora: What did I have for lunch yesterday? (yesterday = 4 March 2026)")
 
 
@@ -392,3 +412,19 @@ def test_with_several_present_the_speaker_must_be_named_and_present(memory: Memo
     )
     assistant.close()
     assert [f.subject for f in memory.facts(participants=["ana", "bo"])] == ["ana"]
+
+
+def test_notes_put_the_best_match_right_before_the_question() -> None:
+    def item(number: int, kind: Kind = Kind.EPISODE) -> RecallItem:
+        said = datetime(2026, 3, number, tzinfo=UTC)
+        return RecallItem(number, kind, f"line {number}", 1 / number, "ana", "c", said, said, ())
+
+    recall = Recall("q", (item(3), item(1), item(2), item(4, Kind.FACT)), NOW)
+    assert recall.as_notes().splitlines() == [
+        "Known facts:",
+        "- ana: line 4",
+        "- [Mon 02 Mar 2026] ana: line 2",
+        "- [Sun 01 Mar 2026] ana: line 1",
+        "- [Tue 03 Mar 2026] ana: line 3",
+    ]
+    assert Recall("q", (), NOW).as_notes() == "(no relevant memories)"

@@ -24,8 +24,8 @@ from kuzya.text import STOP_WORDS, terms, tokens
 SYSTEM = (
     "You are {name}, a helpful assistant with long-term memory. Messages come with notes "
     "from your memory: use them when they help (newer replace older), never invent "
-    "memories, be brief. Notes marked (you) are your own earlier replies and may be "
-    "wrong: what people said wins."
+    "memories, be brief, answer in the language of the question. Notes marked (you) are "
+    "your own earlier replies and may be wrong: what people said wins."
 )
 
 TOOLS = (
@@ -146,6 +146,22 @@ _SMALL_TALK = _GREETINGS | frozenset(
 
 def _small_talk(text: str) -> bool:
     return all(word in STOP_WORDS or word in _SMALL_TALK for word in tokens(text))
+
+
+# a question about what the assistant said: "what did you recommend?", "ты мне советовал…"
+_ABOUT_REPLIES = re.compile(
+    r"\bdid you\b(?! (?:remember|know|recall))|\byou (?:said|told|recommended|suggested|mentioned|answered|"
+    r"replied|promised|thought|say|tell|recommend|suggest|mention)\b|\byour (?:answer|reply|"
+    r"advice|suggestion|recommendation|idea)\b|(?<!\w)(?:ты|вы)\s+(?:мне\s+|нам\s+)?\w+л[аои]?(?!\w)|"
+    r"(?<!\w)(?:твой|твоя|твои|ваш|ваша|ваши) (?:ответ|совет|идея|рекомендаци)",
+    re.IGNORECASE,
+)
+
+
+def asks_about_replies(question: str) -> bool:
+    """Whether a question asks what the assistant itself said: only then do its own earlier
+    replies go into the notes (they are the conversation, not evidence about anyone)."""
+    return _ABOUT_REPLIES.search(question) is not None
 
 
 def _states(item: RecallItem) -> bool:
@@ -270,7 +286,7 @@ class Assistant:
             today = recall.now.strftime("%A, %d %B %Y")
             said = (
                 f"Notes from memory ({who} is asking; today is {today}):\n"
-                f"{notes.as_prompt()}\n\n{said}"
+                f"{notes.as_notes()}\n\n{said}"
             )
         used = {s for item in notes.items for s in item.sources}
         used.update(turn.id for turn in turns if not is_assistant(turn))
@@ -310,8 +326,9 @@ class Assistant:
         scores are not calibrated, and the answer often ranks third), each without the
         sentences a fact in the prompt already states (never a whole message for one fact
         it holds: the rest of it may be what the question needs). The assistant's own past
-        replies come after what people said, marked as its own words, at most
-        `own_replies` of them: they are the conversation, not evidence about anyone. Turns
+        replies come only when the question asks what it said (`asks_about_replies`),
+        after what people said, marked as its own words, at most `own_replies` of them:
+        they are the conversation, not evidence about anyone. Turns
         that state nothing (questions asked before, "lol") are left out: an earlier "where
         do I live?" is the closest match to the same question, never its answer. For a
         small model every recalled fact stays, and every message whole."""
@@ -322,7 +339,11 @@ class Assistant:
             i for i in recall.items if i.kind is not Kind.FACT and not passages.low_content(i.text)
         ]
         said = [u for i in others if not i.assistant and (u := _unstated(i, stated))]
-        own = [replace(i, speaker=f"{i.speaker} (you)") for i in others if i.assistant]
+        own = [
+            replace(i, speaker=f"{i.speaker} (you)")
+            for i in others
+            if i.assistant and asks_about_replies(recall.query)
+        ]
         kept = said[: self.max_items] + own[: min(self.own_replies, self.max_items - len(said))]
         return Recall(recall.query, tuple(facts + kept), recall.now)
 

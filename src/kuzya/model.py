@@ -283,3 +283,14 @@ class Recall:
                 day = item_day
             lines.append(f"- {item.line()}")
         return "\n".join(lines)
+
+    def as_notes(self) -> str:
+        """Memory context next to a question for a small model: facts first, then the
+        messages from the weakest match to the best, each with its day, so the best sits
+        right before the question (a small model reads what is nearest best)."""
+        facts = [item for item in self.items if item.kind is Kind.FACT]
+        lines = ["Known facts:", *(f"- {item.line()}" for item in facts)] if facts else []
+        rest = [item for item in self.items if item.kind is not Kind.FACT]
+        for item in reversed(rest):
+            lines.append(f"- [{item.said_at.strftime('%a %d %b %Y')}] {item.line()}")
+        return "\n".join(lines) if lines else "(no relevant memories)"
