@@ -165,8 +165,8 @@ def test_people_come_before_the_assistants_replies(memory: Memory) -> None:
         )  # fmt: skip
 
     recall = Recall(
-        "what did you say?", (item(1, "assistant", 0.9), item(2, "ana", 0.8), item(3, "assistant", 0.7),
-              item(4, "assistant", 0.65), item(5, "bo", 0.6)), NOW
+        "what did you say?", (item(1, "assistant", 0.9), item(2, "ana", 0.8),
+        item(3, "assistant", 0.7), item(4, "assistant", 0.65), item(5, "bo", 0.6)), NOW
     )  # fmt: skip
     notes = Assistant(memory, None, max_items=4).notes(recall, ())
     assert [(i.id, i.speaker) for i in notes.items] == [

@@ -150,10 +150,12 @@ def _small_talk(text: str) -> bool:
 
 # a question about what the assistant said: "what did you recommend?", "ты мне советовал…"
 _ABOUT_REPLIES = re.compile(
-    r"\bdid you\b(?! (?:remember|know|recall))|\byou (?:said|told|recommended|suggested|mentioned|answered|"
-    r"replied|promised|thought|say|tell|recommend|suggest|mention)\b|\byour (?:answer|reply|"
-    r"advice|suggestion|recommendation|idea)\b|(?<!\w)(?:ты|вы)\s+(?:мне\s+|нам\s+)?\w+л[аои]?(?!\w)|"
-    r"(?<!\w)(?:твой|твоя|твои|ваш|ваша|ваши) (?:ответ|совет|идея|рекомендаци)",
+    r"\bdid you\b(?! (?:remember|know|recall))"
+    r"|\byou (?:said|told|recommended|suggested|mentioned|answered|replied|promised|thought"
+    r"|say|tell|recommend|suggest|mention)\b"
+    r"|\byour (?:answer|reply|advice|suggestion|recommendation|idea)\b"
+    r"|(?<!\w)(?:ты|вы)\s+(?:мне\s+|нам\s+)?\w+л[аои]?(?!\w)"
+    r"|(?<!\w)(?:твой|твоя|твои|ваш|ваша|ваши) (?:ответ|совет|идея|рекомендаци)",
     re.IGNORECASE,
 )
 

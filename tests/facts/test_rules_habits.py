@@ -18,8 +18,8 @@ HABITS = [
         "I always order spicy miso ramen with an extra egg.",
         [("usual_order", "spicy miso ramen with an extra egg", False)],
     ),
-    ("usually-get", "I usually get a flat white", [("usual_order", "flat white", False)]),
-    ("my-usual", "My usual is a double espresso.", [("usual_order", "double espresso", False)]),
+    ("usually-get", "I usually get a flat white", [("usual_drink", "flat white", False)]),
+    ("my-usual", "My usual is a double espresso.", [("usual_drink", "double espresso", False)]),
     ("go-to-order", "My go-to order is the pad thai", [("usual_order", "pad thai", False)]),
     ("every-time", "I order the margherita every time", [("usual_order", "margherita", False)]),
     (
@@ -29,18 +29,18 @@ HABITS = [
     ),
     ("ru-obychno", "Обычно беру рамен с яйцом", [("usual_order", "рамен с яйцом", False)]),
     ("ru-vsegda", "Всегда заказываю пиццу с грибами", [("usual_order", "пицца с грибами", False)]),
-    ("ru-ya-obychno", "Я обычно пью капучино", [("usual_order", "капучино", False)]),
+    ("ru-ya-obychno", "Я обычно пью капучино", [("usual_drink", "капучино", False)]),
     ("ru-my-order", "Мой обычный заказ — острая пицца", [("usual_order", "острая пицца", False)]),
     ("ru-kazhdyi-raz", "Каждый раз беру большую пиццу", [("usual_order", "большая пицца", False)]),
-    ("drink-black", "I drink my coffee black, always.", [("usual_order", "coffee black", False)]),
-    ("usually-drink", "I usually drink a flat white", [("usual_order", "flat white", False)]),
+    ("drink-black", "I drink my coffee black, always.", [("usual_drink", "coffee black", False)]),
+    ("usually-drink", "I usually drink a flat white", [("usual_drink", "flat white", False)]),
     (
         "drink-with",
         "I drink coffee with milk and sugar every morning",
-        [("usual_order", "coffee with milk and sugar", False)],
+        [("usual_drink", "coffee with milk and sugar", False)],
     ),
-    ("ru-teper-pyu", "теперь пью раф на овсяном", [("usual_order", "раф на овсяном", False)]),
-    ("ru-po-utram", "Я пью кофе по утрам", [("usual_order", "кофе", False)]),
+    ("ru-teper-pyu", "теперь пью раф на овсяном", [("usual_drink", "раф на овсяном", False)]),
+    ("ru-po-utram", "Я пью кофе по утрам", [("usual_drink", "кофе", False)]),
 ]
 DIETS = [
     ("dont-eat", "I don't eat eggs", [("avoids", "eggs", False)]),
@@ -118,7 +118,7 @@ def test_a_habit_said_with_always_is_emphatic() -> None:
 
 def test_a_drink_said_with_always_is_an_emphatic_habit_not_an_avoidance() -> None:
     (said,) = claims("I drink my coffee black, always.", SPEAKER)
-    assert (said.attribute, said.negated, said.emphatic) == ("usual_order", False, True)
+    assert (said.attribute, said.negated, said.emphatic) == ("usual_drink", False, True)
 
 
 def test_a_relative_who_does_not_eat_meat() -> None:

@@ -114,12 +114,12 @@ LIKES_ENDED = [
 ]
 SWITCHES = [
     ("switched-to", "Weird, lately I've switched to oat flat whites ☕",
-     [("usual_order", "oat flat whites", False)]),
+     [("usual_drink", "oat flat whites", False)]),
     ("switched-from-to", "I've switched from lattes to flat whites",
-     [("usual_order", "lattes", True), ("usual_order", "flat whites", False)]),
-    ("ru-pereshla-na", "Перешла на овсяное молоко", [("usual_order", "овсяное молоко", False)]),
+     [("usual_drink", "lattes", True), ("usual_drink", "flat whites", False)]),
+    ("ru-pereshla-na", "Перешла на овсяное молоко", [("usual_drink", "овсяное молоко", False)]),
     ("ru-pereshla-s-na", "Я перешла с кофе на чай",
-     [("usual_order", "кофе", True), ("usual_order", "чай", False)]),
+     [("usual_drink", "кофе", True), ("usual_drink", "чай", False)]),
 ]  # fmt: skip
 NOTHING = [
     "I'm in Paris now for a conference",

@@ -235,15 +235,15 @@ def test_repetition_and_always_raise_confidence(hash_memory: Memory) -> None:
     ]
     for episode in orders:
         claim(hash_memory, episode, "usual_order", "spicy miso ramen with an extra egg")
-    once = said(hash_memory, "My usual is a flat white", T2)
-    claim(hash_memory, once, "usual_order", "flat white")
-    always = said(hash_memory, "I always get the matcha latte", T2)
-    claim(hash_memory, always, "usual_order", "matcha latte", emphatic=True)
+    once = said(hash_memory, "My usual is a margherita", T2)
+    claim(hash_memory, once, "usual_order", "margherita")
+    always = said(hash_memory, "I always get the pad thai", T2)
+    claim(hash_memory, always, "usual_order", "pad thai", emphatic=True)
     facts = {f.value: f for f in hash_memory.facts(subject="ana")}
     ramen, flat_white, matcha = (
         facts["spicy miso ramen with an extra egg"],
-        facts["flat white"],
-        facts["matcha latte"],
+        facts["margherita"],
+        facts["pad thai"],
     )
     assert (ramen.strength, flat_white.strength, matcha.strength) == (15, 1, 1)
     assert flat_white.confidence == 0.5 < matcha.confidence < ramen.confidence
@@ -251,3 +251,21 @@ def test_repetition_and_always_raise_confidence(hash_memory: Memory) -> None:
     assert ramen.confidence == pytest.approx(15 / 16, abs=1e-3)
     profile = [f.value for f in hash_memory.profile("ana").facts]
     assert profile[0] == "spicy miso ramen with an extra egg"  # the most confident first
+
+
+def test_a_switched_drink_replaces_the_usual_one_and_food_orders_add_up(
+    hash_memory: Memory,
+) -> None:
+    """Rules sleep over real messages: one usual drink at a time, any number of dishes."""
+    for text, day in [
+        ("I drink my coffee black, always.", 0),
+        ("I always order the udon with tempura.", 1),
+        ("Lately I've switched to oat flat whites ☕", 9),
+        ("I always get the pad thai.", 10),
+    ]:
+        hash_memory.remember(text, speaker="mia", time=T1 + timedelta(days=day))
+    hash_memory.sleep(now=T2 + timedelta(days=1))
+    current = {(f.attribute, f.value) for f in hash_memory.profile("mia").facts}
+    assert ("usual_drink", "oat flat whites") in current
+    assert ("usual_drink", "coffee black") not in current
+    assert {v for a, v in current if a == "usual_order"} == {"udon with tempura", "pad thai"}

@@ -36,8 +36,9 @@ Value conventions:
 - plan: a verb phrase completing "plans to ...", time phrase kept ("fly to Oslo next week",
   "поехать в Париж летом");
 - studies: the complement of "studies" ("physics", "at MIT", "в МГУ");
-- usual_order: the thing ("spicy miso ramen with an extra egg", "рамен с яйцом"), also
-  what the speaker drinks ("I drink my coffee black" -> "coffee black");
+- usual_order: the thing ("spicy miso ramen with an extra egg", "рамен с яйцом"); what the
+  speaker drinks is a usual_drink, one at a time ("I drink my coffee black" -> "coffee
+  black", then "I've switched to oat flat whites" replaces it);
   avoids: what the speaker does not eat or drink ("eggs", "мясо").
 """
 

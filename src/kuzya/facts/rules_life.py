@@ -21,7 +21,7 @@ of a usual drink.
   Макдональдс", "разлюбила суши"): the like ends.
 - A switch of drink ("I've switched to oat flat whites", "перешла на овсяное молоко"):
   a new usual order, the old one ended when named; only for what one drinks (the words in
-  `_DRINKS`), not "I switched to Linux".
+  `kuzya.facts.schema.DRINKS`), not "I switched to Linux".
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from kuzya.facts import normal_form, rules_en, rules_ru
+from kuzya.facts.schema import DRINKS
 
 _REL_EN = r"(?:wife|husband|partner|girlfriend|boyfriend|gf|bf|fianc[eé]e?|spouse)"
 _AFTER_PARTING_EN = (  # what may follow "we split up": a time, a reason, nothing
@@ -205,15 +206,6 @@ def parted(attribute: str, before: str, rest: str) -> bool:
     )
 
 
-_DRINKS = re.compile(
-    r"(?<!\w)(?:coffee|latte|flat white|cappuccino|espresso|americano|mocha|macchiato|cortado"
-    r"|decaf|tea|matcha|chai|milk|oat|soy|almond|juice|smoothie|water|soda|cola|coke|beer|wine"
-    r"|whisky|whiskey|vodka|gin|cider|kombucha|lemonade|cocoa|hot chocolate|кофе|латте|капучино"
-    r"|эспрессо|американо|раф|флэт уайт|флет уайт|чай|ча[яю]|матч[аиуе]|молок\w*|овсян\w*"
-    r"|соев\w*|миндальн\w*|сок\w*|смузи|вод[аыуе]|пив[оау]|вин[оау]|квас\w*|кефир\w*|какао"
-    r"|лимонад\w*)(?:e?s)?(?!\w)",
-    re.I,
-)
 _NOT_LIKED = re.compile(
     r"^(?:it|it all|this|that|these|those|things|everything|everyone|life|he|she|they|we|you"
     r"|i|me|him|her|them|us|people|the moon|there|here|\d+|what|how|when|waiting|это|всё|все"
@@ -256,7 +248,7 @@ def clean(kind: str, value: str) -> list[tuple[str, str]]:
         return [] if _NOT_LIKED.match(value) else [("likes", value)]
     if kind == "usual_order_switch":
         value = re.sub(r"^(?:the|a|an|my)\s+", "", value, flags=re.I)
-        return [("usual_order", value)] if _DRINKS.search(value) else []
+        return [("usual_order", value)] if DRINKS.search(value) else []
     return [(kind, value)]
 
 

@@ -463,7 +463,8 @@ def _plan(value: str, go: bool = False) -> list[tuple[str, str]]:
 
 
 _NOUN_VALUED = frozenset(
-    "lives_in from works_at spouse job likes dislikes allergy avoids eats usual_order".split()
+    "lives_in from works_at spouse job likes dislikes allergy avoids eats usual_order"
+    " usual_drink".split()
 )
 
 

@@ -92,6 +92,13 @@ ATTRIBUTES: dict[str, Attribute] = {
             "{subject} usually orders {value}",
             "I usually order {value}",
         ),
+        _attr(
+            "usual_drink",
+            "habits",
+            True,
+            "{subject} usually drinks {value}",
+            "I usually drink {value}",
+        ),
         _attr("owns", "possessions", False, "{subject} owns {value}", "I own {value}"),
         _attr("plan", "plans", False, "{subject} plans to {value}", "I plan to {value}"),
         _attr(
@@ -171,6 +178,18 @@ UNNAMED = {
 }
 
 
+# what one drinks: a usual order of one of these is the usual drink
+DRINKS = re.compile(
+    r"(?<!\w)(?:coffee|latte|flat white|cappuccino|espresso|americano|mocha|macchiato|cortado"
+    r"|decaf|tea|matcha|chai|milk|oat|soy|almond|juice|smoothie|water|soda|cola|coke|beer|wine"
+    r"|whisky|whiskey|vodka|gin|cider|kombucha|lemonade|cocoa|hot chocolate|кофе|латте|капучино"
+    r"|эспрессо|американо|раф|флэт уайт|флет уайт|чай|ча[яю]|матч[аиуе]|молок\w*|овсян\w*"
+    r"|соев\w*|миндальн\w*|сок\w*|смузи|вод[аыуе]|пив[оау]|вин[оау]|квас\w*|кефир\w*|какао"
+    r"|лимонад\w*)(?:e?s)?(?!\w)",
+    re.I,
+)
+
+
 @dataclass(frozen=True)
 class Claim:
     """A fact as stated in one message, before reconciliation.
@@ -188,6 +207,12 @@ class Claim:
     value: str
     negated: bool = False
     emphatic: bool = False
+
+    def __post_init__(self) -> None:
+        # one usual drink at a time: "I've switched to oat flat whites" replaces "coffee
+        # black", while usual orders of food add up; whoever made the claim (rules, a model)
+        if self.attribute == "usual_order" and DRINKS.search(self.value):
+            object.__setattr__(self, "attribute", "usual_drink")
 
     def statement(self) -> str:
         text = attribute(self.attribute).template.format(subject=self.subject, value=self.value)
