@@ -428,3 +428,17 @@ def test_notes_put_the_best_match_right_before_the_question() -> None:
         "- [Tue 03 Mar 2026] ana: line 3",
     ]
     assert Recall("q", (), NOW).as_notes() == "(no relevant memories)"
+
+
+def test_a_russian_question_gets_its_notes_in_russian(memory: Memory) -> None:
+    memory.remember("В мае сдаю IELTS, шестнадцатого мая.", speaker="vika",
+                    time=datetime(2026, 3, 3, 22, tzinfo=UTC))  # fmt: skip
+    llm = ScriptedLLM(["IELTS."])
+    assistant = Assistant(memory, llm)
+    assistant.reply("Какой экзамен я сдаю?", conversation="q", participants=["vika"], now=NOW)
+    assistant.close()
+    message = llm.calls[0].messages[-1].content
+    assert message.startswith("Заметки из памяти (спрашивает vika; сегодня четверг, 5 марта 2026):")
+    assert "- [вт, 3 марта 2026] vika: В мае сдаю IELTS, шестнадцатого мая. (В мае = май 2026)" in (
+        message
+    )

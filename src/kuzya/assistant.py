@@ -172,6 +172,11 @@ def _states(item: RecallItem) -> bool:
     return not item.assistant and not _small_talk(item.text) and not rules.is_question(item.text)
 
 
+_NOTES_LEAD = {
+    False: "Notes from memory ({who} is asking; today is {today}):",
+    True: "Заметки из памяти (спрашивает {who}; сегодня {today}):",
+}
+
 # what an extractive reply says, in English and in Russian: a greeting, an
 # acknowledgement, nothing recalled, the lead of what was recalled
 _SAYINGS = {
@@ -284,12 +289,11 @@ class Assistant:
         meant = "; ".join(dict.fromkeys(n for span in dates.find(text, recall.now)
                                         if (n := span.note())))  # fmt: skip
         said += f" ({meant})" if meant else ""
-        if notes.items:
-            today = recall.now.strftime("%A, %d %B %Y")
-            said = (
-                f"Notes from memory ({who} is asking; today is {today}):\n"
-                f"{notes.as_notes()}\n\n{said}"
-            )
+        if notes.items:  # in the question's language: a small model answers in the notes'
+            russian = is_russian(text)
+            today = dates.day_name(recall.now, russian)
+            lead = _NOTES_LEAD[russian].format(who=who, today=today)
+            said = f"{lead}\n{notes.as_notes(russian)}\n\n{said}"
         used = {s for item in notes.items for s in item.sources}
         used.update(turn.id for turn in turns if not is_assistant(turn))
         return [*messages, ChatMessage("user", said)], used

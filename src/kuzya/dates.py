@@ -77,10 +77,23 @@ _RU_MONTHS_OF = ("января февраля марта апреля мая и�
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
 
 
+_RU_WEEKDAY_NAMES = "понедельник вторник среда четверг пятница суббота воскресенье".split()
+_RU_WEEKDAY_SHORT = "пн вт ср чт пт сб вс".split()
+
+
 def _day_label(day: datetime, russian: bool) -> str:
     if russian:
         return f"{day.day} {_RU_MONTHS_OF[day.month - 1]} {day.year}"
     return day.strftime("%-d %B %Y")
+
+
+def day_name(day: datetime, russian: bool = False, *, short: bool = False) -> str:
+    """A day with its weekday, as a prompt gives it: "Sunday, 12 July 2026" ("Sun 12 Jul
+    2026" `short`), in Russian "воскресенье, 12 июля 2026" ("вс, 12 июля 2026")."""
+    if russian:
+        weekday = (_RU_WEEKDAY_SHORT if short else _RU_WEEKDAY_NAMES)[day.weekday()]
+        return f"{weekday}, {_day_label(day, True)}"
+    return day.strftime("%a %d %b %Y" if short else "%A, %d %B %Y")
 
 
 _WORD = re.compile(r"\w+")

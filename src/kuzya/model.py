@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from kuzya.dates import Span
+from kuzya.dates import Span, day_name
 
 
 class Kind(StrEnum):
@@ -284,13 +284,15 @@ class Recall:
             lines.append(f"- {item.line()}")
         return "\n".join(lines)
 
-    def as_notes(self) -> str:
+    def as_notes(self, russian: bool = False) -> str:
         """Memory context next to a question for a small model: facts first, then the
-        messages from the weakest match to the best, each with its day, so the best sits
-        right before the question (a small model reads what is nearest best)."""
+        messages from the weakest match to the best, each with its day (in Russian for a
+        Russian question), so the best sits right before the question (a small model reads
+        what is nearest best)."""
         facts = [item for item in self.items if item.kind is Kind.FACT]
-        lines = ["Known facts:", *(f"- {item.line()}" for item in facts)] if facts else []
+        known = "Известно:" if russian else "Known facts:"
+        lines = [known, *(f"- {item.line()}" for item in facts)] if facts else []
         rest = [item for item in self.items if item.kind is not Kind.FACT]
         for item in reversed(rest):
-            lines.append(f"- [{item.said_at.strftime('%a %d %b %Y')}] {item.line()}")
+            lines.append(f"- [{day_name(item.said_at, russian, short=True)}] {item.line()}")
         return "\n".join(lines) if lines else "(no relevant memories)"

@@ -42,7 +42,10 @@ class RecallSettings:
     window_weight: float = 0.5
     window_boost: float = 0.3  # any candidate inside the window the query names
     outside_window_weight: float = 0.5  # those outside it, when the period is all it asks
-    latest_boost: float = 0.5  # "last", "latest", "most recent": the newest, up to this much
+    # "last", "latest", "most recent": of the best `latest_k` candidates, those scoring at
+    # least `latest_share` of the best are ordered newest first
+    latest_k: int = 3
+    latest_share: float = 0.35
     when_boost: float = 0.25  # "when did ...?": candidates that mention a date or time
     assistant_weight: float = 0.5  # the assistant's own replies rank below what people said
     # Turns that state next to nothing ("Wow!", "lol", "👍", "How about you?") rank below
@@ -349,8 +352,6 @@ def _rank_by_time_and_content(
     whether it says anything at all (small talk and the assistant's own replies rank
     below what people said)."""
     asks_about = bool(index_terms(query.text))
-    said = [e.said_at.timestamp() for e in episodes.values()]
-    oldest, span = min(said, default=0.0), (max(said, default=0.0) - min(said, default=0.0))
     window = query.window
     for item, episode in episodes.items():
         score = scores[item]
@@ -365,12 +366,26 @@ def _rank_by_time_and_content(
             score = (
                 score + settings.window_boost if inside else score * settings.outside_window_weight
             )
-        if query.latest and span > 0:
-            score += settings.latest_boost * (episode.said_at.timestamp() - oldest) / span
         if is_assistant(episode):
             score *= settings.assistant_weight
         if asks_about and passages.low_content(episode.content):
             score *= settings.low_content_weight
+        scores[item] = score
+    if query.latest:
+        _newest_first(scores, episodes, settings.latest_k, settings.latest_share)
+
+
+def _newest_first(
+    scores: dict[int, float], episodes: dict[int, Episode], k: int, share: float
+) -> None:
+    """What "the latest" asks: the best `k` candidates that score at least `share` of the
+    best keep their scores among them, the newest taking the highest, so the last gym
+    visit outranks an earlier one that matches the words better, and nothing unrelated
+    gains for being new."""
+    ranked = sorted(episodes, key=lambda i: -scores[i])[:k]
+    best = [i for i in ranked if scores[i] >= share * scores[ranked[0]]] if ranked else []
+    newest = sorted(best, key=lambda i: (episodes[i].said_at, i), reverse=True)
+    for item, score in zip(newest, [scores[i] for i in best], strict=True):
         scores[item] = score
 
 

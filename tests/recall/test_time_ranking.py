@@ -86,3 +86,20 @@ def test_only_a_question_about_the_period_alone_pushes_the_rest_down(use_embedde
         ("Where did I have dinner with Leo last week?", False),
     ]:
         assert analyse(text, use_embedder, [], now, {}, ["ana"]).period_only is alone, text
+
+
+def test_the_latest_is_the_newest_of_the_best_matches_not_the_newest_of_all(
+    memory: Memory,
+) -> None:
+    """The earlier visit matches the words better and names a time; the later one is the
+    answer; the newest message of all is about something else."""
+    for time, text in [
+        ("2026-04-28T08:00", "Went to the gym this morning before work."),
+        ("2026-05-08T19:00", "Went to the gym after work, leg day 😩"),
+        ("2026-05-19T21:00", "My friend Hana lent me a novel; starting it tonight."),
+    ]:
+        memory.remember(text, speaker="sam", time=time)
+    found = memory.recall(
+        "When did I last go to the gym?", participants=["sam"], now="2026-05-21T10:00"
+    )
+    assert found.items[0].text.startswith("Went to the gym after work")
