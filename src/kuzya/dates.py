@@ -161,6 +161,16 @@ _NUMBER = r"(\d{1,3}|a couple of|couple of|a few|few|several|an?|one|two|three|f
 _EN_WEEKDAY = "(" + "|".join(_EN_WEEKDAYS) + ")"
 _RU_WEEKDAY = r"(понедельник|вторник|среду|четверг|пятницу|субботу|воскресенье)"
 _EN_MONTH = "(" + "|".join(_EN_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
+# a day of the month in words: "первого сентября", "двадцать пятое мая", "тридцать первого"
+_RU_ORDINAL_STEMS = (
+    "перв втор трет четв[её]рт пят шест седьм восьм девят десят одиннадцат двенадцат "
+    "тринадцат четырнадцат пятнадцат шестнадцат семнадцат восемнадцат девятнадцат двадцат "
+    "тридцат"
+).split()
+_RU_ORDINAL_END = "(?:ого|ое|ье|ьего)"
+_RU_ORDINAL = (
+    r"((?:(?:двадцать|тридцать)\s+)?(?:" + "|".join(_RU_ORDINAL_STEMS) + f"){_RU_ORDINAL_END})"
+)
 _RU_MONTH = r"(январ[ьяе]|феврал[ьяе]|март[ае]?|апрел[ьяе]|ма[йяе]|июн[ьяе]|июл[ьяе]|август[ае]?|" \
     r"сентябр[ьяе]|октябр[ьяе]|ноябр[ьяе]|декабр[ьяе])"  # fmt: skip
 _YEAR = r"((?:19|20)\d\d)"
@@ -201,6 +211,7 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
         (rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_EN_MONTH}\b(?:,? {_YEAR})?", "day-month"),
         (rf"\b{_EN_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?(?:,? {_YEAR})?\b", "month-day"),
         (rf"(?<!\w)(\d{{1,2}}) {_RU_MONTH}(?: {_YEAR})?", "ru-day-month"),
+        (rf"(?<!\w){_RU_ORDINAL} {_RU_MONTH}(?: {_YEAR})?", "ru-day-month"),
         (rf"\b(?:in|since|during) {_EN_MONTH}(?:,? {_YEAR})?\b", "month"),
         (rf"\b{_EN_MONTH},? {_YEAR}\b", "month"),
         (rf"(?<!\w)в {_RU_MONTH}(?: {_YEAR})?", "ru-month"),
@@ -249,6 +260,16 @@ _PAST_TENSE = re.compile(
 _RU_PAST = re.compile(r"(?<!\w)\w{2,}(?:л|ла|ло|ли|лся|лась|лось|лись)(?!\w)", re.IGNORECASE)
 
 
+def _ru_ordinal(words: str) -> int:
+    """The number of a Russian ordinal day: "первого" 1, "двадцать пятое" 25."""
+    *tens, unit = words.split()
+    base = {"двадцать": 20, "тридцать": 30}.get(tens[0], 0) if tens else 0
+    index = next(
+        i for i, stem in enumerate(_RU_ORDINAL_STEMS) if re.fullmatch(stem + _RU_ORDINAL_END, unit)
+    )
+    return base + (index + 1 if index < 19 else (index - 17) * 10)
+
+
 _RU_WHICH = {"прошл": "last", "эт": "this", "след": "next"}
 
 
@@ -293,6 +314,7 @@ def _resolve(
         return Span("", start, start + timedelta(days=1))
     if kind in ("day-month", "ru-day-month", "month-day"):
         day, month_word = (g[1], g[0]) if kind == "month-day" else (g[0], g[1])
+        day = day if (day or "").isdigit() else str(_ru_ordinal(day or ""))
         month = _month_index(month_word or "")
         year = int(g[2]) if g[2] else _year_of(anchor, month, int(day or 0), future)
         start = datetime(year, month, int(day or 0), tzinfo=tz)
