@@ -424,10 +424,37 @@ def _titles_blanked(text: str) -> str:
 _DAY_NUMBER = re.compile(r",?\s+(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d)", re.IGNORECASE)
 
 
+# Words that every rule above needs one of (or a digit): most messages name no time, and
+# one look at their words tells so before thirty rules are tried.
+_TIME_WORDS = frozenset(
+    (
+        *_EN_WEEKDAYS,
+        *_EN_MONTHS,
+        *"jan feb mar apr jun jul aug sep sept oct nov dec".split(),
+        *"""ago yesterday tomorrow today tonight night morning afternoon evening week weeks
+    weekend month months year years назад вчера завтра сегодня позавчера послезавтра неделе
+    неделю недели недель неделя месяц месяца месяцев месяце году года выходные понедельник
+    вторник среду четверг пятницу субботу воскресенье январь января январе февраль февраля
+    феврале март марта марте апрель апреля апреле май мая мае июнь июня июне июль июля июле
+    август августа августе сентябрь сентября сентябре октябрь октября октябре ноябрь ноября
+    ноябре декабрь декабря декабре""".split(),
+    )
+)
+_DIGIT = re.compile(r"\d")
+
+
+def _may_name_time(text: str) -> bool:
+    return _DIGIT.search(text) is not None or not _TIME_WORDS.isdisjoint(
+        _WORD.findall(text.lower())
+    )
+
+
 def find(text: str, anchor: datetime) -> list[Span]:
     """Time expressions in `text`, resolved against `anchor` (the time it was said). An
     expression whose days would fall outside the calendar (years 1 to 9999), such as "next
     week" said on 31 December 9999, is not a date."""
+    if not _may_name_time(text):
+        return []
     found: list[tuple[int, Span]] = []
     taken: list[tuple[int, int]] = []
     text = _titles_blanked(text)
