@@ -152,3 +152,27 @@ def test_forget_about_two_things_forgets_each_wherever_it_was_said(memory: Memor
     said = " ".join(e.text for e in memory.get_all()).lower()
     assert "lund" not in said and "panic" not in said and "therapist" not in said
     assert "pottery" in said
+
+
+def test_a_spoken_request_to_forget_a_debt_takes_the_sentence_that_told_it(
+    memory: Memory,
+) -> None:
+    """ "Забудь про мой долг Саше" names the debt by another word than the message did
+    ("занял"): the debt is a fact, and the sentence stating it goes; the rest stays."""
+    memory.remember(
+        "Я занял у коллеги Саши 50 тысяч на ремонт машины, стыдно ужасно. Зато играю на "
+        "бас-гитаре в группе «Пятый подъезд»!",
+        speaker="ana",
+        time=day(0),
+    )
+    memory.sleep(now=day(1))
+    assert any(f.attribute == "debt" for f in memory.facts())
+    memory.remember(
+        "Забудь, пожалуйста, про мой долг Саше, не хочу, чтобы это где-то хранилось.",
+        speaker="ana",
+        time=day(2),
+    )
+    said = everything_said(memory)
+    assert "50 тысяч" not in said and "занял" not in said
+    assert "бас-гитаре" in said
+    assert not any(f.attribute == "debt" for f in memory.facts(include_past=True))

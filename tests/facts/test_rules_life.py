@@ -118,6 +118,13 @@ SWITCHES = [
     ("switched-from-to", "I've switched from lattes to flat whites",
      [("usual_drink", "lattes", True), ("usual_drink", "flat whites", False)]),
     ("ru-pereshla-na", "Перешла на овсяное молоко", [("usual_drink", "овсяное молоко", False)]),
+    # money owed: named money makes a debt ("I owe you one" does not)
+    ("owe", "I owe Sam 500 dollars for rent.", [("debt", "Sam 500 dollars for rent", False)]),
+    ("owe-favour", "I owe you one!", []),
+    ("borrowed", "I borrowed 200 bucks from Leo", [("debt", "200 bucks from Leo", False)]),
+    ("ru-zanyal", "Я занял у Саши 50 тысяч", [("debt", "у Саши 50 тысяч", False)]),
+    ("ru-dolzhna", "Я должна Оле пять тысяч", [("debt", "Оле пять тысяч", False)]),
+    ("ru-dolzhen-idti", "Я должен идти", []),
     ("ru-pereshla-s-na", "Я перешла с кофе на чай",
      [("usual_drink", "кофе", True), ("usual_drink", "чай", False)]),
 ]  # fmt: skip

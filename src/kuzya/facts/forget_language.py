@@ -131,6 +131,8 @@ EN = Language(
         name: {my}?(?:real\s+|full\s+|first\s+|last\s+)?name|what\s+my\s+name\s+is
         age: {my}age|how\s+old\s+i\s+am
         birthday: {my}(?:birthday|birth\s*date|date\s+of\s+birth)|when\s+i\s+was\s+born
+        debt: {my}(?:debts?|loans?)(?:\s+[^\s,.!?]+){0,3}
+        debt: (?:what|how\s+much)\s+I\s+owe(?:\s+[^\s,.!?]+){0,3}
         phone: {my}(?:(?:phone|mobile|cell|telephone)(?:\s+number)?|number)
         email: {my}e-?mail(?:\s+address)?
         allergy: {my}allerg(?:y|ies)|what\s+i(?:'m|\s+am)\s+allergic\s+to
@@ -228,6 +230,8 @@ RU = Language(
         name: {my}(?:имя|имени)|как\s+меня\s+зовут
         age: {my}возраст\w*|сколько\s+мне\s+лет
         birthday: {my}(?:день|дне|дату|дате)\s+рождения|когда\s+я\s+родил(?:ся|ась)
+        debt: {my}(?:долг\w*|долги)(?:\s+[^\s,.!?]+){0,3}
+        debt: сколько\s+я\s+(?:должен|должна)(?:\s+[^\s,.!?]+){0,3}
         phone: {my}(?:номер\w*(?:\s+телефона)?|телефон\w*)
         email: {my}(?:почт\w*|e-?mail|имейл\w*|электронн\w+\s+почт\w*)
         allergy: {my}аллерги\w*|на\s+что\s+у\s+меня\s+аллергия

@@ -108,6 +108,9 @@ _ENGLISH = (
     r"(?:\s+(?:for me|to me|now|lately|these days|honestly|tbh|already|lol|haha))*[\s!.]*$",
     rf"^{{L}}(?P<likes__end>{_THING}) (?:is|are) {{A}}{_BORING} (?:now|these days|lately"
     r"|any ?more)[\s!.]*$",
+    # money owed
+    r"{L}{I}{A}(?:still )?owe (?P<debt>.+)",
+    r"{L}{I}{A}(?:have |had )?borrowed (?P<debt>.+?\bfrom\b.+)",
     # a usual drink switched
     r"{L}{WE}{A}(?:have )?{A}(?:switched|changed|swapped|gone over|went over|moved over)"
     r"(?: over)? (?:from (?P<usual_order_switch__end>.+?) )?to (?P<usual_order_switch>.+)",
@@ -168,6 +171,10 @@ _RUSSIAN = (
     r"(?:\s+(?:уже|совсем|окончательно|до смерти|ужасно|жутко|тоже))*[\s!.…]*$",
     r"{L}{I?}{A}(?:разлюбил|разлюбила|разлюбили) (?P<likes__end>.+)",
     r"{L}{I}{A}(?:охладел|охладела|остыл|остыла|устал|устала) (?:к|от) (?P<likes__end>.+)",
+    # money owed
+    r"{L}{I}{A}(?:занял|заняла|занимал|занимала|взял в долг|взяла в долг|задолжал|задолжала)"
+    r" (?P<debt>.+)",
+    r"{L}{I}{A}(?:до сих пор |ещё |еще )?(?:должен|должна) (?P<debt>.+)",
     # a usual drink switched
     r"{L}{WE?}{A}(?:перешёл|перешел|перешла|перешли|переключился|переключилась|пересел|пересела"
     r"|пересели) (?:(?:полностью|совсем)\s+)?(?:с (?P<usual_order_switch__end>.+?) )?на "
@@ -219,6 +226,14 @@ _NOT_TRADES = re.compile(
     r"|nothing|everything|something|stuff|things|all|most|more|less|much)\b",
     re.I,
 )
+# a debt names money: "I owe Sam 500 dollars", "занял у Саши 50 тысяч" (not "I owe you one",
+# "я должен идти")
+_MONEY = re.compile(
+    r"[$€£₽]|\d+\s*(?:k|к)(?!\w)|(?<!\w)(?:dollars?|bucks|euros?|pounds?|quid|grand|money|cash"
+    r"|rubles?|roubles?|usd|eur|рубл\w*|руб|денег|деньги|деньгами|тысяч\w*|тыщ\w*|косар\w*"
+    r"|штук\w*|млн|миллион\w*)(?!\w)",
+    re.I,
+)
 _UNNAMED = {"spouse_we": {"en": "partner", "ru": "партнёр"}}
 _SHORT = {"gf": "girlfriend", "bf": "boyfriend"}
 _NOT_NAMES = rules_en.NOT_NAMES | rules_ru.NOT_NAMES
@@ -246,6 +261,8 @@ def clean(kind: str, value: str) -> list[tuple[str, str]]:
         return [("spouse", _UNNAMED[kind][language])]
     if kind == "likes":
         return [] if _NOT_LIKED.match(value) else [("likes", value)]
+    if kind == "debt":
+        return [("debt", value)] if _MONEY.search(value) else []
     if kind == "usual_order_switch":
         value = re.sub(r"^(?:the|a|an|my)\s+", "", value, flags=re.I)
         return [("usual_order", value)] if DRINKS.search(value) else []

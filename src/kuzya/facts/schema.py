@@ -99,6 +99,7 @@ ATTRIBUTES: dict[str, Attribute] = {
             "{subject} usually drinks {value}",
             "I usually drink {value}",
         ),
+        _attr("debt", "possessions", False, "{subject}'s debt: {value}", "My debt: {value}"),
         _attr("owns", "possessions", False, "{subject} owns {value}", "I own {value}"),
         _attr("plan", "plans", False, "{subject} plans to {value}", "I plan to {value}"),
         _attr(
