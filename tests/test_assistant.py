@@ -36,7 +36,9 @@ def test_prompt_holds_memory_and_the_turn_is_remembered_after(memory: Memory) ->
     system, message = llm.calls[0].messages[0], llm.calls[0].messages[-1]
     assert system.role == "system" and "Rex" not in system.content
     assert message.role == "user" and "dog named Rex" in message.content
-    assert message.content.endswith("\n\nuser: What is my dog's name?")
+    assert message.content.endswith(
+        "\n\nuser: What is my dog's name?\n(Answer in one short sentence.)"
+    )
     assistant.close()
     turns = memory.get_all(conversation="s2")
     assert [(t.speaker, t.metadata.get("role")) for t in turns] == [
@@ -77,7 +79,9 @@ def test_small_model_reads_the_facts_and_their_sources_next_to_the_message(
     assistant.close()
     message = llm.calls[0].messages[-1].content
     assert "has a dog Rex" in message and "I have a dog named Rex." in message
-    assert message.endswith("\n\nWhat is my dog's name?")  # alone with ana, unnamed
+    assert message.endswith(
+        "\n\nWhat is my dog's name?\n(Answer in one short sentence.)"
+    )  # alone with ana, unnamed
     assert llm.calls[0].max_tokens == 48
 
 
@@ -118,7 +122,7 @@ def test_profile_is_in_the_system_prompt_and_the_notes_hold_only_the_rest(
     assert "has a dog Rex" not in message  # given once, in the system prompt
     assert "My dog is Rex." not in message  # a sentence the fact states is not repeated
     assert "chewed my left shoe" in message  # a message the profile does not hold
-    assert message.endswith("\n\nana: What did my dog Rex chew?")
+    assert message.endswith("\n\nana: What did my dog Rex chew?\n(Answer in one short sentence.)")
 
 
 def test_a_fact_never_hides_the_rest_of_its_message(memory: Memory) -> None:
@@ -150,7 +154,9 @@ def test_the_assistants_own_past_replies_are_marked_as_its_words(memory: Memory)
     assistant.close()
     message = llm.calls[1].messages[-1].content
     assert "ana: We moved to Porto!" in message  # what ana said is a note
-    assert message.endswith("\n\nana: Where did we move?")  # named, as turns are
+    assert message.endswith(
+        "\n\nana: Where did we move?\n(Answer in one short sentence.)"
+    )  # named, as turns are
     asked = llm.calls[2].messages[-1].content
     assert "] assistant (you): Porto is a lovely city by the Douro river." in asked
     assert "- assistant: " not in asked
@@ -225,7 +231,10 @@ def test_the_message_comes_with_today_and_the_dates_it_means(memory: Memory) -> 
     message = llm.calls[0].messages[-1].content
     assert "today is Thursday, 05 March 2026" in message
     assert "- [Wed 04 Mar 2026] nora: Lunch was a falafel wrap today." in message
-    assert message.endswith("nora: What did I have for lunch yesterday? (yesterday = 4 March 2026)")
+    assert message.endswith(
+        "nora: What did I have for lunch yesterday? (yesterday = 4 March 2026)\n"
+        "(Answer in one short sentence.)"
+    )
 
 
 def test_without_notes_the_message_goes_alone(memory: Memory) -> None:
@@ -431,7 +440,7 @@ def test_notes_put_the_best_match_right_before_the_question() -> None:
 
 
 def test_a_russian_question_gets_its_notes_in_russian(memory: Memory) -> None:
-    memory.remember("В мае сдаю IELTS, шестнадцатого мая.", speaker="vika",
+    memory.remember("В мае сдаю IELTS, очень нервничаю.", speaker="vika",
                     time=datetime(2026, 3, 3, 22, tzinfo=UTC))  # fmt: skip
     llm = ScriptedLLM(["IELTS."])
     assistant = Assistant(memory, llm)
@@ -439,6 +448,7 @@ def test_a_russian_question_gets_its_notes_in_russian(memory: Memory) -> None:
     assistant.close()
     message = llm.calls[0].messages[-1].content
     assert message.startswith("Заметки из памяти (спрашивает vika; сегодня четверг, 5 марта 2026):")
-    assert "- [вт, 3 марта 2026] vika: В мае сдаю IELTS, шестнадцатого мая. (В мае = май 2026)" in (
+    assert "- [вт, 3 марта 2026] vika: В мае сдаю IELTS, очень нервничаю. (В мае = май 2026)" in (
         message
     )
+    assert message.endswith("vika: Какой экзамен я сдаю?\n(Ответь одним коротким предложением.)")

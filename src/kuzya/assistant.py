@@ -172,6 +172,8 @@ def _states(item: RecallItem) -> bool:
     return not item.assistant and not _small_talk(item.text) and not rules.is_question(item.text)
 
 
+# after the question: a small model otherwise may recite its notes instead of answering
+_BRIEFLY = {False: "(Answer in one short sentence.)", True: "(Ответь одним коротким предложением.)"}
 _NOTES_LEAD = {
     False: "Notes from memory ({who} is asking; today is {today}):",
     True: "Заметки из памяти (спрашивает {who}; сегодня {today}):",
@@ -293,7 +295,7 @@ class Assistant:
             russian = is_russian(text)
             today = dates.day_name(recall.now, russian)
             lead = _NOTES_LEAD[russian].format(who=who, today=today)
-            said = f"{lead}\n{notes.as_notes(russian)}\n\n{said}"
+            said = f"{lead}\n{notes.as_notes(russian)}\n\n{said}\n{_BRIEFLY[russian]}"
         used = {s for item in notes.items for s in item.sources}
         used.update(turn.id for turn in turns if not is_assistant(turn))
         return [*messages, ChatMessage("user", said)], used
