@@ -44,6 +44,20 @@ def test_where_did_i_live_before(memory: Memory) -> None:
     assert facts and facts[0].text.startswith("ana lives in Austin")
 
 
+def test_a_message_that_is_partly_out_of_date_keeps_what_is_still_true(memory: Memory) -> None:
+    """The move replaces where ana lives, not her job: the clause with the old city goes,
+    the one with the job stays; a question about the past gets the whole message."""
+    memory.remember("Я живу в Екатеринбурге, работаю инженером.", speaker="ana", time=day(0))
+    memory.remember("Новости: переехала в Новосибирск!", speaker="ana", time=day(40))
+    memory.sleep(now=day(41))
+    now = memory.recall("В каком городе я живу?", participants=["ana"], now=day(42))
+    said = [item.text for item in now.items if item.kind is Kind.EPISODE]
+    assert "… работаю инженером." in said
+    assert "Екатеринбург" not in now.as_prompt()
+    before = memory.recall("Где я жила раньше?", participants=["ana"], now=day(42))
+    assert "Я живу в Екатеринбурге, работаю инженером." in before.as_prompt()
+
+
 def test_sleep_twice_changes_nothing(memory: Memory) -> None:
     memory.remember("I have a dog named Rex and I live in Lisbon.", speaker="ana", time=day(0))
     first = memory.sleep(now=day(1))

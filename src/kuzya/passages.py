@@ -88,6 +88,25 @@ def cut(
     return passage
 
 
+def without_stale(
+    item: RecallItem, replaced: Sequence[set[str]], current: Sequence[set[str]]
+) -> RecallItem:
+    """`item` without its clauses that state only what is no longer true: one holding
+    every term of a replaced value and none of a current one ("Я живу в Екатеринбурге,
+    работаю инженером" after a move keeps "… работаю инженером"); unchanged when no
+    clause or every one would go."""
+    parts = [clause for sentence in sentences(item.text) for clause in _CLAUSE.split(sentence)]
+    held = [set(terms(part)) for part in parts]
+    gone = {
+        i
+        for i, words in enumerate(held)
+        if any(value <= words for value in replaced) and not any(v & words for v in current)
+    }
+    if not gone or len(gone) == len(parts):
+        return item
+    return _passage(item, parts, set(range(len(parts))) - gone)
+
+
 def _passage(item: RecallItem, parts: Sequence[str], chosen: set[int]) -> RecallItem:
     text = _joined(parts, sorted(chosen))
     return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))

@@ -197,6 +197,7 @@ def run(
             for source in fact.sources
         }
         hidden |= facts.superseded - named_values
+    replaced = {} if about_past else _replaced(facts, query)
     ranked = sorted((item for item in scores if item not in hidden), key=lambda i: (-scores[i], i))
     asker = speaker or (participants[0] if len(participants) == 1 else None)
     named = {m.key for i in ranked[: settings.graph_seeds]
@@ -208,6 +209,8 @@ def run(
     def shortened(item: RecallItem, rank: int, room: int | None) -> RecallItem:
         """A long message cut to the passage that matches, within its share of the budget
         and the `room` left; others without small talk."""
+        if item.id in replaced:  # "Я живу в Екатеринбурге, работаю инженером": the job stays
+            item = passages.without_stale(item, *replaced[item.id])
         share = settings.item_share if rank < settings.full_items else settings.tail_share
         cap = None if budget_words is None else item_cap(budget_words, share)
         if cap is not None and room is not None and room >= passages.MIN_WORDS:
@@ -220,6 +223,20 @@ def run(
     chosen = _pack(first, ranked, episodes, scores, store, namespace, limit, budget_words,
                    settings, shortened)  # fmt: skip
     return Recall(query=query_text, items=tuple(chosen), now=now)
+
+
+def _replaced(facts: FactView, query: Query) -> dict[int, tuple[list[set[str]], list[set[str]]]]:
+    """For each message that stated a fact no longer true and one still true: the terms
+    of the replaced values and of the current ones (a replaced value the query names is
+    kept: "my Denver apartment")."""
+    values: dict[int, tuple[list[set[str]], list[set[str]]]] = {}
+    for fact in facts.facts:
+        held = set(index_terms(fact.value))
+        if not held or (not fact.current and held & set(query.terms)):
+            continue
+        for source in fact.sources:
+            values.setdefault(source, ([], []))[0 if not fact.current else 1].append(held)
+    return {source: pair for source, pair in values.items() if pair[0] and pair[1]}
 
 
 def _by_passage(
