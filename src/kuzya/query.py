@@ -59,7 +59,7 @@ _LATEST = re.compile(
 _PAST = re.compile(
     r"\b(before|used to|previous(ly)?|former(ly)?|originally|at first|in the past|"
     r"earlier|anymore|any more|change[ds]?)\b|(?<!\w)(раньше|прежде|до этого|"
-    r"бывш\w*|прежн\w*|изначально|сначала|больше не)(?!\w)",
+    r"бывш\w*|прежн\w*|изначально|сначала|больше не|\w+л[аи]?\s+до)(?!\w)",  # "жил до Томска"
     re.IGNORECASE,
 )
 # Overview questions, answered from the diary.
