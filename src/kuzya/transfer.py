@@ -48,14 +48,13 @@ from typing import IO, Any
 from kuzya import diary, remember
 from kuzya.clock import utcnow
 from kuzya.errors import InvalidInput
-from kuzya.facts.claims import vectors as claim_vectors
+from kuzya.facts.claims import new_claim
 from kuzya.facts.schema import Claim
 from kuzya.memory import Memory
 from kuzya.model import DiaryEntry
-from kuzya.store.base import NewClaim, NewDiaryEntry
+from kuzya.store.base import NewDiaryEntry
 from kuzya.store.portable import (
     AliasRow,
-    AssociationRow,
     EntityGraph,
     KeptEpisode,
     MentionRow,
@@ -410,9 +409,7 @@ def _entity_graph(found: Export, ids: dict[str, int]) -> EntityGraph:
             AliasRow(a.speaker, a.alias, a.audience, episode(a.message), a.entity)
             for a in found.aliases
         ),
-        associations=tuple(
-            AssociationRow(a.audience, a.a, a.b, a.weight, a.updated_at) for a in found.associations
-        ),
+        associations=tuple(found.associations),
         reinforcements=tuple(
             ReinforcementRow(
                 r.audience, r.entities, r.amount, r.at, tuple(ids[s] for s in r.sources)
@@ -423,26 +420,18 @@ def _entity_graph(found: Export, ids: dict[str, int]) -> EntityGraph:
 
 
 def _restore_claims(memory: Memory, found: Export, ids: dict[str, int]) -> int:
-    new = []
-    for c in found.claims:
-        own = Claim(c.subject, c.attribute, c.value, c.negated, c.emphatic)
-        statement, mine = claim_vectors(memory.embedder, c.statement, own)
-        new.append(
-            NewClaim(
-                episode_id=ids[c.message],
-                subject=c.subject,
-                attribute=c.attribute,
-                value=c.value,
-                value_key=c.value_key,
-                negated=c.negated,
-                statement=c.statement,
-                origin=c.origin,
-                vector=statement,
-                own_vector=mine,
-                emphatic=c.emphatic,
-                recorded_at=c.recorded_at,
-            )
+    new = [
+        new_claim(
+            memory.embedder,
+            ids[c.message],
+            Claim(c.subject, c.attribute, c.value, c.negated, c.emphatic),
+            c.origin,
+            statement=c.statement,
+            key=c.value_key,
+            recorded_at=c.recorded_at,
         )
+        for c in found.claims
+    ]
     return memory.store.add_claims(memory.namespace, new)
 
 

@@ -14,7 +14,7 @@ from kuzya.errors import InvalidInput
 from kuzya.facts.schema import known
 from kuzya.importers import json_object
 from kuzya.model import Conversation, Message
-from kuzya.store.portable import EntityRef
+from kuzya.store.portable import AssociationRow, EntityRef
 
 FORMAT = 1  # the export format this Kuzya writes and reads ("kuzya_export" in the header)
 
@@ -75,15 +75,6 @@ class AliasRecord:
 
 
 @dataclass(frozen=True)
-class AssociationRecord:
-    audience: frozenset[str]
-    a: EntityRef
-    b: EntityRef
-    weight: float
-    updated_at: datetime
-
-
-@dataclass(frozen=True)
 class ReinforcementRecord:
     audience: frozenset[str]
     entities: tuple[EntityRef, ...]
@@ -103,7 +94,7 @@ class Export:
     claims: list[ClaimRecord] = field(default_factory=list)
     diary: list[DiaryRecord] = field(default_factory=list)
     aliases: list[AliasRecord] = field(default_factory=list)
-    associations: list[AssociationRecord] = field(default_factory=list)
+    associations: list[AssociationRow] = field(default_factory=list)
     reinforcements: list[ReinforcementRecord] = field(default_factory=list)
     conversations: list[Conversation] = field(default_factory=list)
     positions: dict[str, str | None] = field(default_factory=dict)  # job -> message key
@@ -296,7 +287,7 @@ def _alias(fields: _Fields) -> None:
 
 def _association(fields: _Fields) -> None:
     fields.export.associations.append(
-        AssociationRecord(
+        AssociationRow(
             audience=fields.audience(),
             a=fields.entity(fields.get("a")),
             b=fields.entity(fields.get("b")),

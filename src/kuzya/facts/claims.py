@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from kuzya.embed.base import Embedder, Vectors
 from kuzya.facts.schema import Claim, attribute, known
@@ -51,28 +52,41 @@ def vectors(embedder: Embedder, statement: str, claim: Claim) -> Vectors:
     return embedder.embed([statement, claim.said_by_subject()])
 
 
+def new_claim(
+    embedder: Embedder,
+    episode_id: int,
+    claim: Claim,
+    origin: str,
+    *,
+    statement: str | None = None,
+    key: str | None = None,
+    recorded_at: datetime | None = None,
+) -> NewClaim:
+    """A claim ready to store, with its vectors: its statement and value key as made now
+    unless given (an import keeps the exported ones, and the time it was recorded)."""
+    said = statement or claim.statement()
+    vector, own = vectors(embedder, said, claim)
+    return NewClaim(
+        episode_id=episode_id,
+        subject=claim.subject,
+        attribute=claim.attribute,
+        value=claim.value,
+        value_key=key or value_key(claim.value),
+        negated=claim.negated,
+        statement=said,
+        origin=origin,
+        vector=vector,
+        own_vector=own,
+        emphatic=claim.emphatic,
+        recorded_at=recorded_at,
+    )
+
+
 def record(store: ClaimStore, namespace: str, embedder: Embedder, found: Sequence[Found]) -> int:
     """Store the claims of catalogue or open attributes with a value; returns how many
     were new."""
     usable = [f for f in found if known(f.claim.attribute) and value_key(f.claim.value)]
     if not usable:
         return 0
-    new = []
-    for f in usable:
-        statement, own = vectors(embedder, f.claim.statement(), f.claim)
-        new.append(
-            NewClaim(
-                episode_id=f.episode.id,
-                subject=f.claim.subject,
-                attribute=f.claim.attribute,
-                value=f.claim.value,
-                value_key=value_key(f.claim.value),
-                negated=f.claim.negated,
-                statement=f.claim.statement(),
-                origin=f.origin,
-                vector=statement,
-                own_vector=own,
-                emphatic=f.claim.emphatic,
-            )
-        )
+    new = [new_claim(embedder, f.episode.id, f.claim, f.origin) for f in usable]
     return store.add_claims(namespace, new)
