@@ -45,6 +45,13 @@ def digest(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
 
 
+def holding_oslo(path: Path, embedder: Embedder) -> Path:
+    """`path` made a store with one memory, "I live in Oslo"."""
+    with Memory.open(path, embedder=embedder, llm="none") as memory:
+        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+    return path
+
+
 def behind_our_back(path: Path, *statements: str) -> None:
     """Change the file with plain SQLite, as another program would."""
     db = sqlite3.connect(path)
@@ -94,8 +101,7 @@ def test_a_store_from_a_newer_kuzya_is_refused_unchanged(
     tmp_path: Path, use_embedder: Embedder
 ) -> None:
     path = tmp_path / "new.db"
-    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
-        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+    holding_oslo(path, use_embedder)
     behind_our_back(path, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     before = digest(tmp_path)
     with pytest.raises(StoreError, match="newer Kuzya"):
@@ -116,8 +122,7 @@ def test_a_store_from_before_the_mark_opens_and_gets_it(
     tmp_path: Path, use_embedder: Embedder
 ) -> None:
     path = tmp_path / "old.db"
-    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
-        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+    holding_oslo(path, use_embedder)
     behind_our_back(path, "PRAGMA application_id = 0", "PRAGMA user_version = 0")
     with Memory.open(path, embedder=use_embedder, llm="none") as memory:
         assert memory.recall("where does Ana live?", participants=["ana"]).items
@@ -188,9 +193,7 @@ def stored(tmp_path: Path, use_embedder: Embedder) -> Path:
     """A store with one memory."""
     path = tmp_path / "store" / "kuzya.db"
     path.parent.mkdir()
-    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
-        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
-    return path
+    return holding_oslo(path, use_embedder)
 
 
 def test_a_store_that_cannot_be_written_still_serves_reads(stored: Path) -> None:
@@ -213,8 +216,7 @@ def test_a_folder_that_cannot_be_written_still_serves_reads(stored: Path) -> Non
 
 def test_read_only_on_request(tmp_path: Path, use_embedder: Embedder) -> None:
     path = tmp_path / "kuzya.db"
-    with Memory.open(path, embedder=use_embedder, llm="none") as memory:
-        memory.remember("I live in Oslo", speaker="ana", participants=["ana"])
+    holding_oslo(path, use_embedder)
     with Memory.open(path, embedder=use_embedder, llm="none", read_only=True) as memory:
         assert memory.recall("where does Ana live?", participants=["ana"]).items
         with pytest.raises(StoreError, match="read-only"):
