@@ -66,7 +66,7 @@ class RecallSettings:
     # a multi-hop question is rarely among the best few).
     item_share: float = 0.4
     full_items: int = 3
-    tail_share: float = 0.1
+    tail_share: float = 0.075
     working_turns: int = 6  # working-memory window of the conversation
     fact_k: int = 5  # facts put before the episodes, at most
     fact_cosine: float = 0.35  # a fact this similar to the query is relevant
