@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kuzya import query
 from kuzya.assistant import Assistant, asks_about_replies, extractive_reply
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.llm.base import ChatMessage, Completion, ToolCall
@@ -437,6 +438,51 @@ def test_notes_put_the_best_match_right_before_the_question() -> None:
         "- [Tue 03 Mar 2026] ana: line 3",
     ]
     assert Recall("q", (), NOW).as_notes() == "(no relevant memories)"
+    assert recall.as_notes(in_time_order=True).splitlines()[2:] == [
+        "- [Sun 01 Mar 2026] ana: line 1",
+        "- [Mon 02 Mar 2026] ana: line 2",
+        "- [Tue 03 Mar 2026] ana: line 3",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "now"),
+    [
+        ("What do I do for work now?", True),
+        ("How do I take my coffee these days?", True),
+        ("Где я сейчас живу?", True),
+        ("Кем ты теперь работаешь?", True),
+        # the latest of many is ranked first instead: the newest note may be off topic
+        ("When did I last go to the gym?", False),
+        ("What do I do for work?", False),
+        ("Where did I live before Seattle?", False),
+        ("Кем я работаю?", False),
+        ("I know this place, it's nowhere near", False),  # "now" inside a word
+    ],
+)
+def test_a_question_about_now_is_told_apart(question: str, now: bool) -> None:
+    assert query.asks_now(question) is now
+
+
+def test_a_question_about_now_reads_its_notes_in_time_order(memory: Memory) -> None:
+    """What was said last answers it, so the newest note sits right before it (a small
+    model reads what is nearest best): "black, always" in January, then "I've
+    switched to oat flat whites" in March, though "black" matches the words better."""
+    memory.remember("Lately I've switched to oat flat whites.", speaker="mia",
+                    time=datetime(2026, 3, 10, tzinfo=UTC))  # fmt: skip
+    memory.remember("I drink my coffee black, always.", speaker="mia",
+                    time=datetime(2026, 1, 5, tzinfo=UTC))  # fmt: skip
+
+    def notes(question: str) -> str:
+        llm = ScriptedLLM(["Oat flat whites."])
+        assistant = Assistant(memory, llm)
+        assistant.reply(question, conversation=question, participants=["mia"], now=NOW)
+        assistant.close()
+        return llm.calls[0].messages[-1].content
+
+    by_match, by_time = notes("How do I take my coffee?"), notes("How do I take my coffee now?")
+    assert by_match.index("oat flat whites") < by_match.index("black, always")
+    assert by_time.index("black, always") < by_time.index("oat flat whites")
 
 
 def test_a_russian_question_gets_its_notes_in_russian(memory: Memory) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from kuzya import dates, passages, validate
+from kuzya import dates, passages, query, validate
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.facts import rules
 from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
@@ -295,7 +295,8 @@ class Assistant:
             russian = is_russian(text)
             today = dates.day_name(recall.now, russian)
             lead = _NOTES_LEAD[russian].format(who=who, today=today)
-            said = f"{lead}\n{notes.as_notes(russian)}\n\n{said}\n{_BRIEFLY[russian]}"
+            listed = notes.as_notes(russian, in_time_order=query.asks_now(text))
+            said = f"{lead}\n{listed}\n\n{said}\n{_BRIEFLY[russian]}"
         used = {s for item in notes.items for s in item.sources}
         used.update(turn.id for turn in turns if not is_assistant(turn))
         return [*messages, ChatMessage("user", said)], used

@@ -284,15 +284,18 @@ class Recall:
             lines.append(f"- {item.line()}")
         return "\n".join(lines)
 
-    def as_notes(self, russian: bool = False) -> str:
+    def as_notes(self, russian: bool = False, in_time_order: bool = False) -> str:
         """Memory context next to a question for a small model: facts first, then the
         messages from the weakest match to the best, each with its day (in Russian for a
         Russian question), so the best sits right before the question (a small model reads
-        what is nearest best)."""
+        what is nearest best). `in_time_order` puts them in the order they were said
+        instead, the newest last, for a question about what holds now."""
         facts = [item for item in self.items if item.kind is Kind.FACT]
         known = "Известно:" if russian else "Known facts:"
         lines = [known, *(f"- {item.line()}" for item in facts)] if facts else []
-        rest = [item for item in self.items if item.kind is not Kind.FACT]
-        for item in reversed(rest):
+        rest = [item for item in reversed(self.items) if item.kind is not Kind.FACT]
+        if in_time_order:
+            rest.sort(key=lambda item: item.said_at)
+        for item in rest:
             lines.append(f"- [{day_name(item.said_at, russian, short=True)}] {item.line()}")
         return "\n".join(lines) if lines else "(no relevant memories)"

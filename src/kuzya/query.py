@@ -55,6 +55,20 @@ _LATEST = re.compile(
 )
 
 
+# Questions about what holds now ("what do I do for work now?", "где я сейчас живу?")
+_NOW = re.compile(
+    r"\b(now|currently|these days|nowadays|at the moment)\b|"
+    r"(?<!\w)(сейчас|теперь|нынче|в последнее время|на данный момент)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def asks_now(text: str) -> bool:
+    """Whether a question asks what holds now ("these days", "сейчас"): what was said
+    last about it answers it, so its notes are read in the order they were said."""
+    return _NOW.search(text) is not None
+
+
 # Questions about how things were: superseded facts and their messages are kept for them.
 _PAST = re.compile(
     r"\b(before|used to|previous(ly)?|former(ly)?|originally|at first|in the past|"
