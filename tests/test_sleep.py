@@ -59,6 +59,26 @@ def test_a_message_that_is_partly_out_of_date_keeps_what_is_still_true(memory: M
         assert "Я живу в Екатеринбурге, работаю инженером." in before.as_prompt(), question
 
 
+def test_a_question_sharing_one_word_with_a_replaced_value_does_not_bring_it_back(
+    memory: Memory,
+) -> None:
+    """The word "coffee" in the question does not name "coffee black": the replaced habit
+    stays out; naming it whole ("my Denver apartment", "black coffee") brings it back."""
+    memory.remember("I drink my coffee black, always.", speaker="mia", time=day(0))
+    memory.remember("Lately I've switched to oat flat whites.", speaker="mia", time=day(60))
+    memory.remember("I live in Denver, near Union Station.", speaker="mia", time=day(1))
+    memory.remember("We moved to Austin!", speaker="mia", time=day(70))
+    memory.sleep(now=day(71))
+
+    def context(question: str) -> str:
+        return memory.recall(question, participants=["mia"], now=day(72)).as_prompt()
+
+    assert "black" not in context("How do I take my coffee these days?")
+    assert "flat whites" in context("How do I take my coffee these days?")
+    assert "black, always" in context("Did I ever drink black coffee?")
+    assert "Union Station" in context("What was near my Denver apartment?")
+
+
 def test_sleep_twice_changes_nothing(memory: Memory) -> None:
     memory.remember("I have a dog named Rex and I live in Lisbon.", speaker="ana", time=day(0))
     first = memory.sleep(now=day(1))

@@ -193,7 +193,7 @@ def run(
         named_values = {
             source
             for fact in facts.facts
-            if not fact.current and set(index_terms(fact.value)) & set(query.terms)
+            if not fact.current and _names(query, fact.value)
             for source in fact.sources
         }
         hidden |= facts.superseded - named_values
@@ -225,6 +225,15 @@ def run(
     return Recall(query=query_text, items=tuple(chosen), now=now)
 
 
+def _names(query: Query, value: str) -> bool:
+    """Whether the query names a value: all its words ("my Denver apartment" names
+    "Denver"), or all but one of a longer one; one word in common is not enough ("how do
+    I take my coffee these days?" does not name "coffee black")."""
+    held = set(index_terms(value))
+    named = len(held & set(query.terms))
+    return named > 0 and named >= (len(held) - 1 if len(held) > 2 else len(held))
+
+
 def _replaced(facts: FactView, query: Query) -> dict[int, tuple[list[set[str]], list[set[str]]]]:
     """For each message that stated a fact no longer true and one still true: the terms
     of the replaced values and of the current ones (a replaced value the query names is
@@ -232,7 +241,7 @@ def _replaced(facts: FactView, query: Query) -> dict[int, tuple[list[set[str]], 
     values: dict[int, tuple[list[set[str]], list[set[str]]]] = {}
     for fact in facts.facts:
         held = set(index_terms(fact.value))
-        if not held or (not fact.current and held & set(query.terms)):
+        if not held or (not fact.current and _names(query, fact.value)):
             continue
         for source in fact.sources:
             values.setdefault(source, ([], []))[0 if not fact.current else 1].append(held)
