@@ -445,6 +445,30 @@ def test_notes_put_the_best_match_right_before_the_question() -> None:
     ]
 
 
+def test_a_note_that_points_back_follows_the_message_before_it() -> None:
+    """ "He's a sound engineer" read apart names no one: it goes right after the message
+    said just before it (when that one is a note too), however the two were ranked."""
+
+    def said(position: int, text: str, score: float, conversation: str = "c") -> RecallItem:
+        at = datetime(2026, 11, 2, 10, position, tzinfo=UTC)
+        return RecallItem(position, Kind.EPISODE, text, score, "gleb", conversation, at, at, (),
+                          position=position)  # fmt: skip
+
+    friend = said(1, "My best friend Vadik lives in Piter.", 0.9)
+    job = said(2, "He's a sound engineer at a theatre.", 2.0)
+    dog = said(3, "His husky is called Grom.", 0.5)
+    trip = said(7, "Decided: going to Vadik's for New Year.", 1.0)
+    other = said(2, "They said it would rain.", 3.0, conversation="d")  # nothing before it
+    notes = Recall("q", (other, job, trip, friend, dog), NOW).as_notes().splitlines()
+    assert [line.split(": ", 1)[1] for line in notes] == [
+        "My best friend Vadik lives in Piter.",
+        "He's a sound engineer at a theatre.",
+        "His husky is called Grom.",
+        "Decided: going to Vadik's for New Year.",
+        "They said it would rain.",
+    ]
+
+
 @pytest.mark.parametrize(
     ("question", "now"),
     [

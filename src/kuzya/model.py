@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from kuzya.dates import Span, day_name
+from kuzya.text import ANAPHORA, tokens
 
 
 class Kind(StrEnum):
@@ -233,6 +234,7 @@ class RecallItem:
     sources: tuple[int, ...]  # episode ids whose content this item states
     events: tuple[Span, ...] = ()  # resolved time expressions of the text
     assistant: bool = False  # one of the assistant's own replies (`is_assistant`)
+    position: int | None = None  # a message's place in its conversation
 
     @property
     def words(self) -> int:
@@ -248,6 +250,31 @@ class RecallItem:
     def line(self) -> str:
         """The item as it appears in a prompt: who said it, what, and the dates it means."""
         return f"{self.speaker}: {self.dated_text()}" if self.speaker else self.dated_text()
+
+
+def _points_back(item: RecallItem) -> bool:
+    words = tokens(item.text.lstrip("… "))
+    return bool(words) and words[0].split("'")[0] in ANAPHORA  # "he's" is "he"
+
+
+def _after_antecedents(items: list[RecallItem]) -> list[RecallItem]:
+    """The notes with each one that starts by pointing back ("He's a sound engineer",
+    "Её муж Ренат — повар") moved right after the message said just before it, when that
+    one is among them: read apart, "he" names no one."""
+    at = {(i.conversation, i.position): i for i in items if i.position is not None}
+
+    def follows(item: RecallItem) -> RecallItem | None:
+        if item.position is None or not _points_back(item):
+            return None
+        return at.get((item.conversation, item.position - 1))
+
+    pairs = [(item, before) for item in items if (before := follows(item)) is not None]
+    moved = {id(item) for item, _ in pairs}
+    ordered = [item for item in items if id(item) not in moved]
+    # by position, so a chain ("He's ...", "His wife ...") keeps its order
+    for item, before in sorted(pairs, key=lambda pair: pair[0].position or 0):
+        ordered.insert(ordered.index(before) + 1, item)
+    return ordered
 
 
 @dataclass(frozen=True)
@@ -296,6 +323,6 @@ class Recall:
         rest = [item for item in reversed(self.items) if item.kind is not Kind.FACT]
         if in_time_order:
             rest.sort(key=lambda item: item.said_at)
-        for item in rest:
+        for item in _after_antecedents(rest):
             lines.append(f"- [{day_name(item.said_at, russian, short=True)}] {item.line()}")
         return "\n".join(lines) if lines else "(no relevant memories)"

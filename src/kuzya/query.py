@@ -15,13 +15,8 @@ from kuzya import dates, entities
 from kuzya.dates import Span
 from kuzya.embed.base import Embedder, normalise
 from kuzya.model import Episode
+from kuzya.text import ANAPHORA, tokens
 from kuzya.text import terms as index_terms
-from kuzya.text import tokens
-
-_ANAPHORA = frozenset(
-    """it its this that these those he him his she her they them their there then он она оно
-    они его ее её их это этот эта эти том той там тогда""".split()
-)
 
 
 @dataclass(frozen=True)
@@ -128,7 +123,7 @@ def analyse(
     own_terms = index_terms(text)
     unnamed = without_names(text, present)
     vector = embedder.embed([unnamed])[0]
-    needs_context = working and (len(own_terms) < 3 or any(w in _ANAPHORA for w in words))
+    needs_context = working and (len(own_terms) < 3 or any(w in ANAPHORA for w in words))
     all_terms = index_terms(without_names(text, present))
     keys = [m.key for m in entities.mentions(text, known)]
     if needs_context:

@@ -428,6 +428,7 @@ def _item(episode: Episode, score: float) -> RecallItem:
         sources=(episode.id,),
         events=episode.events,
         assistant=is_assistant(episode),
+        position=episode.position,
     )
 
 

@@ -44,6 +44,12 @@ _RU_STOP = frozenset(
 
 STOP_WORDS = _EN_STOP | _RU_STOP
 
+# Words that point back to something said before ("he", "it", "её"), as `tokens` spells them.
+ANAPHORA = frozenset(
+    """it its this that these those he him his she her they them their there then он она оно
+    они его ее их это этот эта эти том той там тогда""".split()
+)
+
 
 @lru_cache(maxsize=1)
 def _stemmers() -> tuple[Stemmer.Stemmer, Stemmer.Stemmer]:
