@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -242,14 +242,23 @@ class RecallItem:
 
     def dated_text(self) -> str:
         """The text followed by the dates its time expressions mean, each once, and only
-        those neither a date already nor noted in the text (a reply quoting a note)."""
-        notes = (e.note() for e in self.events)
+        those neither a date already nor noted in the text (a reply quoting a note), nor
+        a period that a more precise one inside it narrows ("в мае сдаю, шестнадцатого
+        мая" notes the 16th only)."""
+        notes = (e.note() for e in self.events if not _narrowed(e, self.events))
         dates = "; ".join(dict.fromkeys(n for n in notes if n and n not in self.text))
         return f"{self.text} ({dates})" if dates else self.text
 
     def line(self) -> str:
         """The item as it appears in a prompt: who said it, what, and the dates it means."""
         return f"{self.speaker}: {self.dated_text()}" if self.speaker else self.dated_text()
+
+
+def _narrowed(span: Span, spans: Sequence[Span]) -> bool:
+    return any(
+        span.start <= other.start and other.end <= span.end and other.end - other.start
+        < span.end - span.start for other in spans
+    )  # fmt: skip
 
 
 def _points_back(item: RecallItem) -> bool:

@@ -166,3 +166,23 @@ def test_recalled_text_has_each_date_note_once_and_none_it_already_holds(
         "assistant: From memory: ana: I saw Leo today. (today = 1 December 2026) "
         "Also 1 December 2026."
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "notes"),
+    [
+        ("В мае сдаю IELTS, шестнадцатого мая.", "(шестнадцатого мая = 16 мая 2026)"),
+        ("In May I take the IELTS, on the 16th of May.", "(16th of May = 16 May 2026)"),
+        (
+            "Yesterday was long, and next week too.",
+            "(Yesterday = 1 March 2026; next week = 9 March 2026 - 15 March 2026)",
+        ),
+    ],
+)
+def test_a_period_that_a_more_precise_date_inside_it_narrows_gets_no_note(
+    memory: Memory, text: str, notes: str
+) -> None:
+    said = datetime(2026, 3, 2, 10, tzinfo=UTC)
+    memory.remember(text, speaker="vika", time=said)
+    [item] = memory.recall(text, participants=["vika"], now=said).items
+    assert item.dated_text() == f"{text} {notes}"
