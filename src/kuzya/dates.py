@@ -457,6 +457,8 @@ def find(text: str, anchor: datetime) -> list[Span]:
         return []
     found: list[tuple[int, Span]] = []
     taken: list[tuple[int, int]] = []
+    weeks: list[tuple[tuple[int, int], Span]] = []  # a week named, with its sentence
+    days: list[int] = []  # weekdays that do not say which week ("on Friday", "в пятницу")
     text = _titles_blanked(text)
     for pattern, kind in _RULES:
         for match in pattern.finditer(text):
@@ -472,4 +474,14 @@ def find(text: str, anchor: datetime) -> list[Span]:
             if span is not None and _storable(span):
                 taken.append((match.start(), match.end()))
                 found.append((match.start(), Span(match.group(0).strip(), span.start, span.end)))
+                if kind in ("unit", "ru-week") and (span.end - span.start).days == 7:
+                    weeks.append((_sentence_at(text, match.start(), match.end()), span))
+                elif kind.endswith("weekday") and (match.group(1) or "on").lower() == "on":
+                    days.append(len(found) - 1)
+    for index in days:  # "next week I fly out, on Friday": that week's Friday
+        start, day = found[index]
+        for (first, last), week in weeks:
+            if first <= start < last:
+                moved = week.start + timedelta(days=day.start.weekday())
+                found[index] = (start, Span(day.phrase, moved, moved + timedelta(days=1)))
     return [span for _, span in sorted(found, key=lambda pair: pair[0])]

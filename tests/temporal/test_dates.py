@@ -173,6 +173,7 @@ def test_recalled_text_has_each_date_note_once_and_none_it_already_holds(
     [
         ("В мае сдаю IELTS, шестнадцатого мая.", "(шестнадцатого мая = 16 мая 2026)"),
         ("In May I take the IELTS, on the 16th of May.", "(16th of May = 16 May 2026)"),
+        ("Next week I fly out, on Friday.", "(on Friday = 13 March 2026)"),
         (
             "Yesterday was long, and next week too.",
             "(Yesterday = 1 March 2026; next week = 9 March 2026 - 15 March 2026)",
@@ -186,3 +187,20 @@ def test_a_period_that_a_more_precise_date_inside_it_narrows_gets_no_note(
     memory.remember(text, speaker="vika", time=said)
     [item] = memory.recall(text, participants=["vika"], now=said).items
     assert item.dated_text() == f"{text} {notes}"
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("Next week I fly out, on Friday.", (3, 13)),
+        ("На следующей неделе, в пятницу, летим в Казань.", (3, 13)),
+        ("Last week on Tuesday I saw Leo.", (2, 24)),
+        ("On Friday I fly. Next week is busy.", (3, 6)),  # another sentence: the coming one
+    ],
+)
+def test_a_weekday_in_a_sentence_that_names_its_week_is_that_weeks_day(
+    text: str, day: tuple[int, int]
+) -> None:
+    said = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday
+    [weekday] = [span for span in find(text, said) if (span.end - span.start).days == 1]
+    assert weekday.start == datetime(2026, *day, tzinfo=UTC)
