@@ -281,7 +281,7 @@ class Assistant:
         then the message with the notes that are not in the prefix right before it (small
         models read notes best next to the question); and the memories the notes and the
         people's turns come from."""
-        profile = self.profile(who, present)
+        profile = self.profile(who, present, recall.now)
         turns = self._turns(conversation, present)
         messages = self.prefix(conversation, present, who, profile, turns)
         notes = self.notes(recall, profile)
@@ -324,9 +324,12 @@ class Assistant:
             messages.append(ChatMessage("assistant" if mine else "user", content))
         return messages
 
-    def profile(self, who: str, present: Sequence[str]) -> tuple[RecallItem, ...]:
-        """The asker's current facts that the present may see, most important first."""
-        facts = self.memory.profile(who, participants=present).facts
+    def profile(
+        self, who: str, present: Sequence[str], now: datetime | None = None
+    ) -> tuple[RecallItem, ...]:
+        """The asker's facts that hold at `now` (by default the current time) and that the
+        present may see, most important first."""
+        facts = self.memory.profile(who, participants=present, now=now).facts
         return tuple(profile_item(f) for f in facts[: self.profile_facts])
 
     def notes(self, recall: Recall, profile: Sequence[RecallItem]) -> Recall:
@@ -422,7 +425,8 @@ class Assistant:
                 messages.append(ChatMessage("tool", output, tool_call_id=call.id))
             tools = ()
         said = set(terms(answer))
-        for fact in self.memory.profile(who, participants=present).facts[: self.profile_facts]:
+        facts = self.memory.profile(who, participants=present, now=recall.now).facts
+        for fact in facts[: self.profile_facts]:
             if set(terms(fact.value)) <= said:
                 used.update(fact.sources)
         return answer.strip(), Usage(prompt, completion), tuple(called), used

@@ -390,12 +390,20 @@ class Memory:
             raise NotFound(f"no fact {number} in namespace {self.namespace!r}")
         return events
 
-    def profile(self, subject: str, *, participants: Sequence[str] | None = None) -> Profile:
+    def profile(
+        self,
+        subject: str,
+        *,
+        participants: Sequence[str] | None = None,
+        now: datetime | str | None = None,
+    ) -> Profile:
         """The subject's current facts, most important first, as the participants (by
-        default the subject alone) see them."""
+        default the subject alone) see them at `now` (by default the current time): plans
+        whose dates have passed are left out."""
         who = validate.name(subject, "subject")
         present = [who] if participants is None else validate.names(participants, "participants")
-        return profile.build(who, self.views.view(present).select(subject=who))
+        moment = validate.moment(now, "now")
+        return profile.build(who, self.views.view(present).select(subject=who, now=moment))
 
     def forget(
         self,

@@ -202,7 +202,7 @@ def run(
     asker = speaker or (participants[0] if len(participants) == 1 else None)
     named = {m.key for i in ranked[: settings.graph_seeds]
              for m in entities.mentions(episodes[i].content, known)}  # fmt: skip
-    first = _facts(facts, embedder, query, asker, about_past, named, settings)
+    first = _facts(facts, embedder, query, asker, about_past, named, settings, now)
     if query.overview:
         first += _diary(store, namespace, query, participants, settings)
 
@@ -269,16 +269,19 @@ def _facts(
     about_past: bool,
     named: set[str],
     settings: RecallSettings,
+    now: datetime,
 ) -> list[RecallItem]:
-    """Facts similar to the query (current ones, or every one for a question about the
-    past), then the most similar facts about the others whom the best memories name (one
+    """Facts similar to the query (those that hold at `now`, or every one for a question
+    about the past), then the most similar facts about the others whom the best memories name (one
     hop: "which city am I flying to?" → "visiting my brother" → "Leo lives in Oslo").
     Facts are about someone, so they are compared with the query as asked, names and all
     (embedded only when there are facts to compare)."""
-    if not facts.select(current_only=not about_past):
+    if not facts.select(current_only=not about_past, now=now):
         return []
     vector = embedder.embed([query.text])[0] if query.named else query.vector
-    ranked = facts.search(vector, len(facts.facts), current_only=not about_past, asker=asker)
+    ranked = facts.search(
+        vector, len(facts.facts), current_only=not about_past, asker=asker, now=now
+    )
     similar = [
         (f, score) for f, score in ranked[: settings.fact_k] if score >= settings.fact_cosine
     ]

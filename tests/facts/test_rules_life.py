@@ -56,6 +56,18 @@ JOBS = [
     ),
     ("business-called", "My business is called Little Pot", [("works_at", "Little Pot", False)]),
     ("ru-kofeinya", "Моя кофейня называется «Зерно»", [("works_at", "Зерно", False)]),
+    (
+        "workplace-closed",
+        "Harbor House closed 😢 so I'm doing private catering on my own",
+        [("works_at", "Harbor House", True), ("job", "private catering", False)],
+    ),
+    ("workplace-shut", "Harbor House shut down last month", [("works_at", "Harbor House", True)]),
+    ("workplace-for-good", "Nobu closed for good.", [("works_at", "Nobu", True)]),
+    (
+        "ru-zakrylas",
+        "«Гавань» закрылась, так что я теперь сам по себе",
+        [("works_at", "Гавань", True)],
+    ),
 ]
 PARTNERS = [
     ("and-i-broke-up", "Jake and I broke up", [("spouse", "Jake", True)]),
@@ -162,6 +174,9 @@ NOTHING = [
     "Я бросил курить",
     "I switched to Linux",
     "My shop is closed today",
+    "The Copper Kettle closed early today",
+    "Google closed the deal",
+    "Harbor House closes at nine",
     "When we got there, the party got boring",
     "I switched to a new team",
     "Do you think Jake and I broke up?",

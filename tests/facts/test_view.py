@@ -269,3 +269,25 @@ def test_a_switched_drink_replaces_the_usual_one_and_food_orders_add_up(
     assert ("usual_drink", "oat flat whites") in current
     assert ("usual_drink", "coffee black") not in current
     assert {v for a, v in current if a == "usual_order"} == {"udon with tempura", "pad thai"}
+
+
+def test_a_plan_whose_dates_have_passed_leaves_the_profile(hash_memory: Memory) -> None:
+    episode = said(hash_memory, "I'm flying to Oslo next week", T1)
+    claim(hash_memory, episode, "plan", "fly to Oslo next week")
+    during = hash_memory.profile("ana", now=T1 + timedelta(days=3))
+    assert [f.value for f in during.facts] == ["fly to Oslo next week"]
+    assert hash_memory.profile("ana", now=T3).facts == ()
+    assert hash_memory.profile("ana", now=T1 + timedelta(days=7, hours=14)).facts
+    (fact,) = hash_memory.facts(subject="ana")  # still what was said, and when
+    assert fact.current and fact.value == "fly to Oslo next week"
+
+
+def test_a_plan_without_a_date_and_other_facts_never_pass(hash_memory: Memory) -> None:
+    episode = said(hash_memory, "I plan to learn Greek. I live in Lisbon", T1)
+    claim(hash_memory, episode, "plan", "learn Greek")
+    claim(hash_memory, episode, "lives_in", "Lisbon")
+    later = datetime(2030, 1, 1, tzinfo=UTC)
+    assert {f.value for f in hash_memory.profile("ana", now=later).facts} == {
+        "learn Greek",
+        "Lisbon",
+    }

@@ -103,3 +103,21 @@ def test_the_latest_is_the_newest_of_the_best_matches_not_the_newest_of_all(
         "When did I last go to the gym?", participants=["sam"], now="2026-05-21T10:00"
     )
     assert found.items[0].text.startswith("Went to the gym after work")
+
+
+def test_a_plan_whose_date_has_passed_is_no_known_fact(memory: Memory) -> None:
+    memory.remember(
+        "My boyfriend Jake is taking me to their concert in April!",
+        speaker="mia",
+        time="2026-01-05T18:00",
+    )
+    memory.sleep(now="2026-01-05T18:01")
+
+    def facts(now: str) -> list[str]:
+        found = memory.recall("What are Jake's plans?", participants=["mia"], now=now)
+        return [item.text for item in found.items if item.kind == "fact"]
+
+    assert any("take mia to their concert" in text for text in facts("2026-03-01T12:00"))
+    assert not any("concert" in text for text in facts("2026-06-20T12:00"))
+    asked = memory.recall("What did Jake plan in April?", participants=["mia"], now="2026-06-20")
+    assert any("concert" in item.text for item in asked.items)  # the message is still there

@@ -219,11 +219,24 @@ def _introductions(grammar: _Grammar, clause: str, speaker: str) -> list[Claim]:
             value = name if attribute == "spouse" else f"{kind} {name}"
             found.append(Claim(speaker, attribute, value, ended))
             if match.start() == start and rest and not ended and attribute != "pet":
+                rest = _speaker_named(grammar, rest, speaker)
                 said = _said(grammar, grammar.first_person(rest), name)
                 if not said and "," in rest:  # "Марина, пилот в «Победе», летает ..."
                     said = _said(grammar, grammar.first_person(rest.partition(",")[0]), name)
                 found += said
     return found
+
+
+_SPEAKER_EN = re.compile(r"\b(?:me|myself)\b|\b(my)\b", re.I)
+
+
+def _speaker_named(grammar: _Grammar, rest: str, speaker: str) -> str:
+    """What the speaker says of someone else names the speaker where it said "me" ("is
+    taking me to their concert" -> "is taking mia to ..."), or the claim about them would
+    read as their own "me"."""
+    if grammar is rules_ru:
+        return rest
+    return _SPEAKER_EN.sub(lambda m: f"{speaker}'s" if m.group(1) else speaker, rest)
 
 
 def _said(grammar: _Grammar, clause: str, subject: str) -> list[Claim]:

@@ -11,6 +11,8 @@ of a usual drink.
   living, or a business one runs ("I run my own catering business" -> "owner of a
   catering business"), and its name ("my business is called Little Pot", "моя кофейня
   называется «Зерно»") as the workplace.
+- A workplace closed ("Harbor House closed 😢 so ...", "«Гавань» закрылась"): the speaker
+  no longer works there (a no-op for a place they never worked).
 - A partner left ("I broke up with Jake", "Jake dumped me", "мы с Олей расстались"): the
   spouse claim ends; without a name ("we split up", "я развелась с мужем", "I'm single
   again") its value is the relation ("partner", "муж"), which ends whoever is the partner
@@ -77,6 +79,10 @@ _ENGLISH = (
     r"{L}(?:my|our) (?:own )?(?:business|company|firm|studio|shop|store|bakery|restaurant|cafe"
     r"|café|bar|agency|practice|salon|clinic|startup|start-up) (?:is called|is named|is) "
     r"(?P<works_at>{ORGCAP})",
+    # a workplace closed: it is no longer where the speaker works, if it was
+    r"{L}(?P<works_at__end>{ORGCAP}) (?:has |had )?(?:closed(?: down| its doors)?|shut down"
+    r"|went (?:bust|under|out of business))(?: for good| permanently)?"
+    r"(?=\s*$|\s*[^\w\s]|\s+(?:so|and|but|last|this|in|after|because|today|yesterday)\b)",
     # partners left
     r"{L}{I}{A}(?:have )?{A}(?:broke up|split up|split|separated|divorced|got divorced) "
     rf"(?:with|from) (?:my |our )?(?:{_REL_EN}\s+)?(?P<spouse__end>{{NAMES}})(?!['’]s)\b",
@@ -146,6 +152,10 @@ _RUSSIAN = (
     r"{L}(?:моя|наша|мой|наш|моё|мое|наше) (?:собственн\w+ )?(?:фирма|компания|студия|кофейня"
     r"|пекарня|кондитерская|мастерская|магазин|салон|кафе|ресторан|бар|агентство"
     r"|стартап|бизнес) (?:называется|зовётся|зовется) (?P<works_at>{ORGCAP})",
+    # a workplace closed
+    r"{L}(?P<works_at__end>{ORGCAP}) (?:закрыл(?:ся|ась|ось|ись)|обанкротил(?:ся|ась|ось|ись)"
+    r"|разорил(?:ся|ась|ось|ись))(?: насовсем| навсегда| окончательно)?(?=\s*$|\s*[^\w\s]"
+    r"|\s+(?:и|но|а|так что|поэтому|в прошл\w+|вчера|недавно)(?!\w))",
     # partners left
     rf"{{L}}мы с (?P<spouse__end>{{NAMES}}) {{A}}{_APART_RU}{_AFTER_PARTING_RU}",
     rf"{{L}}мы(?: с (?:ним|ней))? {{A}}(?P<spouse_we__end>{_APART_RU}){_AFTER_PARTING_RU}",

@@ -26,6 +26,7 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
+from kuzya import dates
 from kuzya.facts.schema import OPPOSITES, UNNAMED, attribute, known
 from kuzya.model import Fact
 from kuzya.store.base import ClaimStore, StoredClaim
@@ -129,6 +130,17 @@ def fold(claims: Sequence[StoredClaim]) -> tuple[list[Fact], dict[int, list[_Ste
     return facts, {b.opened_by.id: b.steps for b in built}
 
 
+def _plans_over(facts: Sequence[Fact]) -> dict[int, datetime]:
+    """The end of the last date each dated plan names, read as it was said ("concert in
+    April" said in January): after it the plan no longer says what is ahead."""
+    ends = {}
+    for fact in facts:
+        spans = dates.find(fact.value, fact.valid_from) if fact.category == "plans" else []
+        if spans:
+            ends[fact.id] = max(span.end for span in spans)
+    return ends
+
+
 @dataclass(frozen=True)
 class FactView:
     """The facts one set of people sees, with their histories and vectors."""
@@ -137,6 +149,7 @@ class FactView:
     steps: Mapping[int, list[_Step]]
     statement_vectors: npt.NDArray[np.float32]  # one row per fact, in `facts` order
     own_vectors: npt.NDArray[np.float32]  # the fact in its subject's words
+    plans_over: Mapping[int, datetime]  # when the dates of a dated plan are all over
 
     @classmethod
     def of(cls, claims: Sequence[StoredClaim], store: ClaimStore, namespace: str) -> FactView:
@@ -147,18 +160,28 @@ class FactView:
         own = np.zeros((len(facts), dim), dtype=np.float32)
         for row, fact in enumerate(facts):
             statement[row], own[row] = vectors[fact.id]
-        return cls(tuple(facts), history, statement, own)
+        return cls(tuple(facts), history, statement, own, _plans_over(facts))
 
     def history(self, fact_id: int) -> list[Event]:
         """ADD, STRENGTHEN and CLOSE of a fact, with the memories that said them."""
         return [_event(step) for step in self.steps.get(fact_id, ())]
 
-    def select(self, *, subject: str | None = None, current_only: bool = True) -> list[Fact]:
+    def select(
+        self, *, subject: str | None = None, current_only: bool = True, now: datetime | None = None
+    ) -> list[Fact]:
+        """The facts (of `subject`), current ones only unless told; as of `now`, without
+        the plans whose dates have passed."""
         return [
             f
             for f in self.facts
-            if (subject is None or f.subject == subject) and (f.current or not current_only)
+            if (subject is None or f.subject == subject) and self._holds(f, current_only, now)
         ]
+
+    def _holds(self, fact: Fact, current_only: bool, now: datetime | None) -> bool:
+        if not current_only:
+            return True
+        over = self.plans_over.get(fact.id)
+        return fact.current and (now is None or over is None or now < over)
 
     @property
     def superseded(self) -> frozenset[int]:
@@ -176,10 +199,12 @@ class FactView:
         *,
         current_only: bool = True,
         asker: str | None = None,
+        now: datetime | None = None,
     ) -> list[tuple[Fact, float]]:
-        """Facts most similar to the vector, with their cosine; the asker's own facts are
-        compared as the asker would state them too (the better cosine counts)."""
-        rows = [i for i, f in enumerate(self.facts) if f.current or not current_only]
+        """Facts most similar to the vector, with their cosine (as `select` chooses them);
+        the asker's own facts are compared as the asker would state them too (the better
+        cosine counts)."""
+        rows = [i for i, f in enumerate(self.facts) if self._holds(f, current_only, now)]
         if not rows or self.statement_vectors.shape[1] != vector.shape[0]:
             return []
         query = vector.astype(np.float32)
