@@ -54,6 +54,10 @@ LEADS = [
     ("en-ugh-quit", "Ugh. Quit my job at the bank", [("works_at", "the bank", True)]),
     ("en-heading-email", "My email: ana@example.com", [("email", "ana@example.com", False)]),
     ("ru-heading-address", "Мой адрес: улица Ленина, 5", [("address", "улица ленина, 5", False)]),
+    ("ru-ne-a", "И работаю уже не в банке, а в издательстве «Эксмо», редактором!",
+     [("works_at", "банк", True), ("works_at", "эксмо", False), ("job", "редактор", False)]),
+    ("ru-ne-a-zhivu", "Живу теперь не в Москве, а в Казани",
+     [("lives_in", "москва", True), ("lives_in", "казань", False)]),
 ]  # fmt: skip
 NOTHING = [
     "Моя сестра: переехала в Казань",  # a heading that names someone else
@@ -70,6 +74,8 @@ NOTHING = [
     "Была в кино вчера, понравилось",
     "Left my keys at home",
     "Короче, брат переехал в Москву",
+    "Мы едем не в Москву, а в Питер",
+    "Работаю не в банке, а дома",
 ]
 
 
@@ -98,6 +104,11 @@ def test_what_is_not_the_speakers_stays_unread(text: str) -> None:
         ("Новости — переехала в Томск", True, "я переехала в Томск"),
         ("Tom and I live in Oslo", False, "Tom and I live in Oslo"),
         ("My name: Ana", False, "My name: Ana"),
+        (
+            "Работаю не в банке, а в «Эксмо», редактором",
+            True,
+            "я больше не работаю в банке, я работаю в «Эксмо» редактором",
+        ),
     ],
 )
 def test_sentences_made_ready(said: str, russian: bool, ready: str) -> None:

@@ -12,8 +12,9 @@ read them.
   as "I moved ..., I got ...". Such a sentence is taken to be about the speaker.
 - Changes: "Jake and I broke up" -> "I broke up with Jake" (otherwise the clause would be
   cut before "I"); "we're not together anymore" -> "we broke up"; "мы больше не вместе"
-  -> "мы расстались"; "I'm now in Seattle" -> "now I'm in Seattle" (the "now" would go
-  with the contraction's adverbs).
+  -> "мы расстались"; "работаю уже не в банке, а в «Эксмо», редактором" -> "я больше
+  не работаю в банке, я работаю в «Эксмо» редактором"; "I'm now in Seattle" -> "now I'm
+  in Seattle" (the "now" would go with the contraction's adverbs).
 """
 
 from __future__ import annotations
@@ -148,6 +149,12 @@ _WE_APART = re.compile(
     r"\bwe(?:\s+are|'re)\s+(?:no longer|not)\s+together(?:\s+any\s?more)?\b", re.I
 )
 _RU_APART = re.compile(r"(?<!\w)(мы(?:\s+с\s+\w+)?)\s+(?:больше|уже)\s+не\s+вместе(?!\w)", re.I)
+# "работаю уже не в банке, а в «Эксмо», редактором": the old place ended, the new one said
+_RU_NOT_BUT = re.compile(
+    r"(?<!\w)(?:я\s+)?(?P<verb>[а-яё]+(?:ю|у|юсь|усь))\s+(?:уже\s+|больше\s+|теперь\s+)*не\s+"
+    r"(?P<old>(?:в|во|на|у)\s[^,;.!?]+?)\s*,\s*а\s+(?P<new>(?:в|во|на|у)\s[^;.!?]+)",
+    re.I,
+)
 _NOW_IN = re.compile(
     r"\b((?-i:I)'m|(?-i:I) am|we're|we are)\s+now\s+(?=(?:living\s+|based\s+)?in\s)", re.I
 )
@@ -159,6 +166,13 @@ def _lower_my(who: str) -> str:
 
 def _changes(sentence: str, russian: bool) -> str:
     if russian:
+        sentence = _RU_NOT_BUT.sub(
+            lambda m: (
+                f"я больше не {m['verb'].lower()} {m['old']}, я {m['verb'].lower()} "
+                + m["new"].replace(",", "")
+            ),
+            sentence,
+        )
         return _RU_APART.sub(r"\1 расстались", sentence)
     sentence = _COUPLE.sub(
         lambda m: f"I {m.group('adv')}broke up with {_lower_my(m.group('who') or m.group('whom'))}",
