@@ -17,7 +17,7 @@ from kuzya.facts import rules
 from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
 from kuzya.llm.structured import parse_json
 from kuzya.memory import Memory
-from kuzya.model import Episode, Fact, Kind, Recall, RecallItem, is_assistant
+from kuzya.model import Episode, Kind, Recall, RecallItem, is_assistant
 from kuzya.ner import is_russian
 from kuzya.text import STOP_WORDS, terms, tokens
 
@@ -105,20 +105,6 @@ class Reply:
     usage: Usage
     seconds: float
     tool_calls: tuple[ToolCall, ...] = ()
-
-
-def profile_item(fact: Fact) -> RecallItem:
-    return RecallItem(
-        id=fact.id,
-        kind=Kind.FACT,
-        text=fact.statement,
-        score=1.0,
-        speaker="",
-        conversation="",
-        said_at=fact.valid_from,
-        stored_at=fact.recorded_at,
-        sources=fact.sources,
-    )
 
 
 def _unstated(item: RecallItem, stated: Sequence[set[str]]) -> RecallItem | None:
@@ -330,7 +316,7 @@ class Assistant:
         """The asker's facts that hold at `now` (by default the current time) and that the
         present may see, most important first."""
         facts = self.memory.profile(who, participants=present, now=now).facts
-        return tuple(profile_item(f) for f in facts[: self.profile_facts])
+        return tuple(RecallItem.of_fact(f, dated=False) for f in facts[: self.profile_facts])
 
     def notes(self, recall: Recall, profile: Sequence[RecallItem]) -> Recall:
         """What goes next to the message: the recalled facts the profile lacks, then the

@@ -236,6 +236,36 @@ class RecallItem:
     assistant: bool = False  # one of the assistant's own replies (`is_assistant`)
     position: int | None = None  # a message's place in its conversation
 
+    @classmethod
+    def of_episode(cls, episode: Episode, score: float) -> RecallItem:
+        return cls(
+            id=episode.id,
+            kind=Kind.EPISODE,
+            text=episode.content,
+            score=round(score, 6),
+            speaker=episode.speaker,
+            conversation=episode.conversation,
+            said_at=episode.said_at,
+            stored_at=episode.stored_at,
+            sources=(episode.id,),
+            events=episode.events,
+            assistant=is_assistant(episode),
+            position=episode.position,
+        )
+
+    @classmethod
+    def of_fact(cls, fact: Fact, score: float = 1.0, *, dated: bool = True) -> RecallItem:
+        """A fact as a note: its statement, `dated` with the time it held."""
+        text = fact.dated() if dated else fact.statement
+        return cls(fact.id, Kind.FACT, text, round(score, 6), "", "", fact.valid_from,
+                   fact.recorded_at, fact.sources)  # fmt: skip
+
+    @classmethod
+    def of_diary(cls, entry: DiaryEntry, score: float) -> RecallItem:
+        conversation = entry.key if entry.kind == "conversation" else ""
+        return cls(entry.id, Kind.DIARY, f"(diary) {entry.text}", round(score, 6), "",
+                   conversation, entry.start, entry.created_at, entry.sources)  # fmt: skip
+
     @property
     def words(self) -> int:
         return len(self.line().split())

@@ -16,7 +16,7 @@ import numpy as np
 from kuzya import entities, passages, validate
 from kuzya.embed.base import Embedder
 from kuzya.facts.view import FactView
-from kuzya.model import DiaryEntry, Episode, Fact, Kind, Recall, RecallItem, is_assistant
+from kuzya.model import Episode, Fact, Recall, RecallItem, is_assistant
 from kuzya.passages import item_cap
 from kuzya.query import Query, analyse
 from kuzya.store.base import Hit, Store
@@ -291,20 +291,21 @@ def _facts(
         for f, score in ranked
         if f.id not in taken and f.subject != asker and entities.key(f.subject) in named
     ][: settings.linked_fact_k]
-    return [_fact_item(fact, score) for fact, score in similar + linked]
+    timeline = _timeline(facts, query) if about_past else []
+    in_timeline = {f.id for f in timeline}
+    chosen = [(f, score) for f, score in similar + linked if f.id not in in_timeline]
+    cosine = {f.id: score for f, score in ranked}
+    chosen += [(f, cosine.get(f.id, 0.0)) for f in timeline]
+    return [RecallItem.of_fact(fact, score) for fact, score in chosen]
 
 
-def _fact_item(fact: Fact, score: float) -> RecallItem:
-    return RecallItem(
-        id=fact.id,
-        kind=Kind.FACT,
-        text=fact.dated(),
-        score=round(score, 6),
-        speaker="",
-        conversation="",
-        said_at=fact.valid_from,
-        stored_at=fact.recorded_at,
-        sources=fact.sources,
+def _timeline(facts: FactView, query: Query) -> list[Fact]:
+    """For a question about the past that names a value ("where did I live before
+    Seattle?", "где я жил до Томска?"): every value that attribute of that subject had,
+    oldest first, so that what came before reads as before."""
+    named = {(f.subject, f.attribute) for f in facts.facts if _names(query, f.value)}
+    return sorted(
+        (f for f in facts.facts if (f.subject, f.attribute) in named), key=lambda f: f.valid_from
     )
 
 
@@ -326,21 +327,7 @@ def _diary(
         return []
     scores = store.diary_vectors(namespace, [e.id for e in entries]) @ query.vector
     best = np.argsort(-scores)[: settings.diary_k]
-    return [_diary_item(entries[i], float(scores[i])) for i in sorted(best)]
-
-
-def _diary_item(entry: DiaryEntry, score: float) -> RecallItem:
-    return RecallItem(
-        id=entry.id,
-        kind=Kind.DIARY,
-        text=f"(diary) {entry.text}",
-        score=round(score, 6),
-        speaker="",
-        conversation=entry.key if entry.kind == "conversation" else "",
-        said_at=entry.start,
-        stored_at=entry.created_at,
-        sources=entry.sources,
-    )
+    return [RecallItem.of_diary(entries[i], float(scores[i])) for i in sorted(best)]
 
 
 def _add_graph(
@@ -418,23 +405,6 @@ def _newest_first(
         scores[item] = score
 
 
-def _item(episode: Episode, score: float) -> RecallItem:
-    return RecallItem(
-        id=episode.id,
-        kind=Kind.EPISODE,
-        text=episode.content,
-        score=round(score, 6),
-        speaker=episode.speaker,
-        conversation=episode.conversation,
-        said_at=episode.said_at,
-        stored_at=episode.stored_at,
-        sources=(episode.id,),
-        events=episode.events,
-        assistant=is_assistant(episode),
-        position=episode.position,
-    )
-
-
 def _pack(
     first: list[RecallItem],
     ranked: list[int],
@@ -465,7 +435,9 @@ def _pack(
         if len(chosen) >= limit or (budget_words is not None and budget_words - used < 5):
             break  # full: nothing useful fits in fewer than five words
         room = None if budget_words is None else budget_words - used
-        candidate = shortened(_item(episodes[item], scores[item]), len(chosen) - facts_taken, room)
+        candidate = shortened(
+            RecallItem.of_episode(episodes[item], scores[item]), len(chosen) - facts_taken, room
+        )
         line = candidate.line()
         key = re.sub(r"\W+", " ", line.lower()).strip()
         if key in seen_text:

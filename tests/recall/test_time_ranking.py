@@ -121,3 +121,30 @@ def test_a_plan_whose_date_has_passed_is_no_known_fact(memory: Memory) -> None:
     assert not any("concert" in text for text in facts("2026-06-20T12:00"))
     asked = memory.recall("What did Jake plan in April?", participants=["mia"], now="2026-06-20")
     assert any("concert" in item.text for item in asked.items)  # the message is still there
+
+
+@pytest.mark.parametrize(
+    ("moves", "question", "order"),
+    [
+        (
+            ["I live in Denver.", "We moved to Austin last weekend!", "I now live in Seattle."],
+            "Where did I live before Seattle?",
+            ["Denver", "Austin", "Seattle"],
+        ),
+        (
+            ["Я живу в Екатеринбурге.", "Переехал в Новосибирск!", "Теперь я в Томске."],
+            "Где я жил до Томска?",
+            ["Екатеринбург", "Новосибирск", "Томск"],
+        ),
+    ],
+)
+def test_before_a_named_value_the_values_come_in_time_order(
+    memory: Memory, moves: list[str], question: str, order: list[str]
+) -> None:
+    for month, text in enumerate(moves, start=1):
+        memory.remember(text, speaker="lucas", time=f"2026-0{2 * month}-10T12:00")
+    memory.sleep(now="2026-06-11T12:00")
+    found = memory.recall(question, participants=["lucas"], now="2026-06-20T12:00")
+    facts = [item.text for item in found.items if item.kind == "fact"]
+    firsts = [next(i for i, text in enumerate(facts) if city in text) for city in order]
+    assert firsts == sorted(firsts)
