@@ -99,6 +99,8 @@ ENGLISH: list[tuple[str, str, list[Expected]]] = [
      [("spouse", "Anna", False), ("Anna", "works_at", "IKEA", False)]),
     ("taking-me", "My boyfriend Jake is taking me to their concert in April",
      [("spouse", "Jake", False), ("Jake", "plan", "take ana to their concert in April", False)]),
+    ("take-it", "My cousin Aoife is going to take it because she has the space",
+     [("family", "cousin Aoife", False)]),  # "take it" is no plan to keep
     ("visiting-my", "My brother Leo is visiting my parents next week",
      [("family", "brother Leo", False), ("Leo", "plan", "visit ana's parents next week", False)]),
     ("husband-is", "My husband is Tom.", [("spouse", "Tom", False)]),

@@ -446,9 +446,12 @@ def _possession(
     return [(kind, " ".join(words).lower() if not counted else " ".join(words))]
 
 
+_BARE_PRONOUN = re.compile(r"^\w+ (?:it|this|that|them|these|those|one)$", re.I)
+
+
 def _plan(value: str) -> list[tuple[str, str]]:
     words = value.split()
-    if _NOT_PLANS.match(value):
+    if _NOT_PLANS.match(value) or _BARE_PRONOUN.match(value):  # "take it" says nothing alone
         return []
     if words[0].lower() in _GERUNDS:
         words[0] = _GERUNDS[words[0].lower()]
