@@ -302,11 +302,10 @@ def _facts(
 def _timeline(facts: FactView, query: Query) -> list[Fact]:
     """For a question about the past that names a value ("where did I live before
     Seattle?", "где я жил до Томска?"): every value that attribute of that subject had,
-    oldest first, so that what came before reads as before."""
+    newest first, as a CV reads back from now (what came just before is first)."""
     named = {(f.subject, f.attribute) for f in facts.facts if _names(query, f.value)}
-    return sorted(
-        (f for f in facts.facts if (f.subject, f.attribute) in named), key=lambda f: f.valid_from
-    )
+    chosen = (f for f in facts.facts if (f.subject, f.attribute) in named)
+    return sorted(chosen, key=lambda f: f.valid_from, reverse=True)
 
 
 def _diary(
