@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from kuzya import Memory
+from kuzya.language.text import terms
 from kuzya.testing import HashEmbedder
-from kuzya.text import terms
 
 pytestmark = pytest.mark.slow
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kuzya import InvalidInput, Memory
-from kuzya.text import terms
+from kuzya.language.text import terms
 
 T0 = datetime(2024, 6, 1, 12, tzinfo=UTC)
 JOSE_NFC = "Jos\u00e9"

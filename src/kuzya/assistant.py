@@ -11,15 +11,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from kuzya import dates, passages, query, validate
+from kuzya import passages, query, validate
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.facts import rules
+from kuzya.language import dates
+from kuzya.language.text import STOP_WORDS, terms, tokens
 from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
 from kuzya.llm.structured import parse_json
 from kuzya.memory import Memory
 from kuzya.model import Episode, Kind, Recall, RecallItem, is_assistant
 from kuzya.ner import is_russian
-from kuzya.text import STOP_WORDS, terms, tokens
 
 SYSTEM = (
     "You are {name}, a helpful assistant with long-term memory. Messages come with notes "

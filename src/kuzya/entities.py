@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kuzya.common_words import zipf
-from kuzya.text import STOP_WORDS, stem
+from kuzya.language.common_words import zipf
+from kuzya.language.text import STOP_WORDS, stem
 
 _RELATIONS_EN = (
     "sister brother mom mum mother dad father wife husband son daughter friend boss partner "

@@ -29,10 +29,10 @@ from kuzya.facts import rules
 from kuzya.facts.claims import DIGEST, value_key
 from kuzya.facts.schema import Forget
 from kuzya.facts.view import fold
+from kuzya.language.text import terms
 from kuzya.model import Episode, is_assistant
 from kuzya.remember import analysed_one
 from kuzya.store.base import Store, StoredClaim
-from kuzya.text import terms
 
 _LIST = re.compile(r",|;|\b(?:and|or)\b|(?<!\w)(?:и|или)(?!\w)", re.I)
 BATCH = 500

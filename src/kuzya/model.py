@@ -8,8 +8,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from kuzya.dates import Span, day_name
-from kuzya.text import ANAPHORA, tokens
+from kuzya.language.dates import Span, day_name
+from kuzya.language.text import ANAPHORA, tokens
 
 
 class Kind(StrEnum):

@@ -16,8 +16,8 @@ import numpy as np
 
 from kuzya.embed.base import Embedder
 from kuzya.facts.rules import sentences
+from kuzya.language.text import terms
 from kuzya.model import RecallItem
-from kuzya.text import terms
 
 TERM_WEIGHT = 1.0  # a sentence holding every query term gains this much over its cosine
 PASSAGE_WORDS = 80  # a message longer than this is compared with a query passage by passage

@@ -11,12 +11,13 @@ from datetime import datetime
 
 import numpy as np
 
-from kuzya import dates, entities
-from kuzya.dates import Span
+from kuzya import entities
 from kuzya.embed.base import Embedder, normalise
+from kuzya.language import dates
+from kuzya.language.dates import Span
+from kuzya.language.text import ANAPHORA, tokens
+from kuzya.language.text import terms as index_terms
 from kuzya.model import Episode
-from kuzya.text import ANAPHORA, tokens
-from kuzya.text import terms as index_terms
 
 
 @dataclass(frozen=True)

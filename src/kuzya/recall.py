@@ -16,11 +16,11 @@ import numpy as np
 from kuzya import entities, passages, validate
 from kuzya.embed.base import Embedder
 from kuzya.facts.view import FactView
+from kuzya.language.text import terms as index_terms
 from kuzya.model import Episode, Fact, Recall, RecallItem, is_assistant
 from kuzya.passages import item_cap
 from kuzya.query import Query, analyse
 from kuzya.store.base import Hit, Store
-from kuzya.text import terms as index_terms
 
 
 @dataclass(frozen=True)

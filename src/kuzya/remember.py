@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from kuzya import dates, entities
+from kuzya import entities
 from kuzya.embed.base import Embedder
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.facts import rules
+from kuzya.language import dates
+from kuzya.language.text import terms
 from kuzya.model import Episode, Message, is_assistant
 from kuzya.store.base import EntityStore, NewEpisode, Store
-from kuzya.text import terms
 
 if TYPE_CHECKING:  # the eraser analyses rewritten messages with this module
     from kuzya.forgetting import Eraser

@@ -13,8 +13,8 @@ import numpy as np
 
 from kuzya.embed.base import Vectors, normalise
 from kuzya.errors import LLMError
+from kuzya.language.text import terms
 from kuzya.llm.base import ChatMessage, Completion, Meter, Tool, Usage
-from kuzya.text import terms
 
 
 class HashEmbedder:

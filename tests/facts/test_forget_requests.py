@@ -15,7 +15,7 @@ import pytest
 
 from kuzya.facts.rules import claims, forget_request
 from kuzya.facts.schema import Forget
-from kuzya.text import stem, tokens
+from kuzya.language.text import stem, tokens
 
 SPEAKER = "ana"
 EVERYTHING = (None, None, False)

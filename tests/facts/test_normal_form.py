@@ -1,10 +1,10 @@
-"""Russian values in the nominative: `kuzya.facts.normal_form` (pymorphy3)."""
+"""Russian values in the nominative: `kuzya.language.normal_form` (pymorphy3)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kuzya.facts.normal_form import nominative, place, speaker_past
+from kuzya.language.normal_form import nominative, place, speaker_past
 
 
 @pytest.mark.parametrize(

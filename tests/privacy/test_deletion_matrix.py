@@ -25,10 +25,10 @@ import pytest
 
 from kuzya.assistant import Assistant
 from kuzya.embed import Embedder, load_embedder
+from kuzya.language.text import terms
 from kuzya.llm.base import Completion, ToolCall, Usage
 from kuzya.memory import Memory
 from kuzya.testing import ScriptedLLM
-from kuzya.text import terms
 
 T0 = datetime(2025, 1, 6, 10, tzinfo=UTC)
 LATER = T0 + timedelta(days=40)

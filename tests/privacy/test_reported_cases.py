@@ -10,8 +10,8 @@ import pytest
 
 from kuzya import InvalidInput, Memory, NotFound
 from kuzya.assistant import Assistant
+from kuzya.language.text import terms
 from kuzya.model import Kind, Recall, RecallItem
-from kuzya.text import terms
 
 T0 = datetime(2025, 2, 3, 10, tzinfo=UTC)
 GROUP = ["ana", "ben", "chen"]

@@ -28,7 +28,7 @@ import pytest
 from kuzya import Memory
 from kuzya.embed import Embedder
 from kuzya.entities import mentions
-from kuzya.text import terms
+from kuzya.language.text import terms
 
 T0 = datetime(2024, 2, 1, 9, tzinfo=UTC)
 NOW = T0 + timedelta(days=60)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from kuzya.embed import Embedder
+from kuzya.language.text import terms
 from kuzya.memory import Memory
 from kuzya.model import RecallItem
 from kuzya.passages import cut, item_cap
-from kuzya.text import terms
 from tests.recall.items import recalled
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)

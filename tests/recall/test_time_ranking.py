@@ -7,7 +7,7 @@ from datetime import datetime
 
 import pytest
 
-from kuzya import dates
+from kuzya.language import dates
 from kuzya.memory import Memory
 from kuzya.query import _asks_latest, analyse
 

@@ -17,10 +17,10 @@ import pytest
 
 from kuzya.entities import Mention
 from kuzya.errors import InvalidInput, KuzyaError, NotFound
+from kuzya.language.text import terms
 from kuzya.model import Attachment, Episode, Message
 from kuzya.store.base import NewEpisode, Store
 from kuzya.testing import HashEmbedder
-from kuzya.text import terms
 
 NS = "ns-contract"
 OTHER_NS = "ns-other"

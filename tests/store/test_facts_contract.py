@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from kuzya.errors import InvalidInput, NotFound
+from kuzya.language.text import terms
 from kuzya.model import DiaryEntry, Episode, Message
 from kuzya.store.base import NewClaim, NewDiaryEntry, NewEpisode, Store, StoredClaim
 from kuzya.testing import HashEmbedder
-from kuzya.text import terms
 
 NS = "ns-facts"
 OTHER_NS = "ns-facts-other"

@@ -20,11 +20,11 @@ import pytest
 from kuzya import Memory
 from kuzya.embed import Embedder
 from kuzya.errors import StoreError
+from kuzya.language.text import terms
 from kuzya.model import Message
 from kuzya.store.base import NewEpisode
 from kuzya.store.sqlite import SQLiteStore
 from kuzya.testing import HashEmbedder
-from kuzya.text import terms
 
 SECRET_EN = "Zanzibarquux"
 SECRET_RU = "Ъвмурзиквакс"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kuzya import InvalidInput
 from kuzya.clock import EARLIEST, LATEST, from_epoch, to_epoch, to_utc
-from kuzya.dates import find
+from kuzya.language.dates import find
 from kuzya.memory import Memory
 
 RELATIVE = ["next week", "yesterday", "в прошлый четверг", "на следующей неделе", "tomorrow"]

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kuzya.dates import find
+from kuzya.language.dates import find
 from kuzya.memory import Memory
 
 SAID = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday

@@ -26,12 +26,12 @@ from rank_bm25 import BM25Okapi
 
 from kuzya.embed import Embedder
 from kuzya.importers import LocomoConversation, read_locomo
+from kuzya.language.text import terms
 from kuzya.llm.base import LLM
 from kuzya.memory import Memory
 from kuzya.model import Episode, Kind, Recall
 from kuzya.recall import RecallSettings
 from kuzya.sleep import SleepReport
-from kuzya.text import terms
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 

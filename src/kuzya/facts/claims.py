@@ -11,9 +11,9 @@ from datetime import datetime
 
 from kuzya.embed.base import Embedder, Vectors
 from kuzya.facts.schema import Claim, attribute, known
+from kuzya.language.text import terms
 from kuzya.model import Episode
 from kuzya.store.base import ClaimStore, NewClaim
-from kuzya.text import terms
 
 DIGEST = "digest"  # the sleep job's cursor: the last episode id read for claims and diary
 

@@ -17,10 +17,10 @@ from kuzya.errors import LLMError
 from kuzya.facts import rules
 from kuzya.facts.claims import Found, dated
 from kuzya.facts.schema import ATTRIBUTES, OPEN_NAME, OPEN_NAME_LENGTH, Claim, Forget
+from kuzya.language.text import terms
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.llm.structured import structured
 from kuzya.model import Episode, is_assistant
-from kuzya.text import terms
 
 CHUNK = 60  # messages per LLM call (about 2,000 tokens of a conversation)
 CHUNK_WORDS = 1_500  # words per LLM call, at most

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 
 from kuzya.facts.forget_language import EN, RU, Language
 from kuzya.facts.schema import Claim, Forget
-from kuzya.text import STOP_WORDS, stem, tokens
+from kuzya.language.text import STOP_WORDS, stem, tokens
 
 # Every request has one of these in its lower-cased text (a strong verb, a keeping verb
 # after a negation, a word of memory): most messages are done with after this search. Each

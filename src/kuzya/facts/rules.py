@@ -59,7 +59,7 @@ from kuzya.facts import (
     rules_ru,
 )
 from kuzya.facts.schema import Claim, Forget
-from kuzya.text import STOP_WORDS
+from kuzya.language.text import STOP_WORDS
 
 
 class _Grammar(Protocol):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from kuzya.facts import occupations
-from kuzya.text import STOP_WORDS
+from kuzya.language.text import STOP_WORDS
 
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"

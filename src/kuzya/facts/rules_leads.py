@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 
-from kuzya.facts import normal_form, rules_en, rules_ru
+from kuzya.facts import rules_en, rules_ru
+from kuzya.language import normal_form
 
 _SEPARATOR = r"[\s,!.…:;—–-]+"
 _INTERJECTIONS = (  # whatever follows them, a space will do

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import re
 
-from kuzya.facts import normal_form, rules_en, rules_ru
+from kuzya.facts import rules_en, rules_ru
 from kuzya.facts.schema import DRINKS
+from kuzya.language import normal_form
 
 _REL_EN = r"(?:wife|husband|partner|girlfriend|boyfriend|gf|bf|fianc[eé]e?|spouse)"
 _AFTER_PARTING_EN = (  # what may follow "we split up": a time, a reason, nothing

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from kuzya.facts import occupations
-from kuzya.facts.normal_form import nominative
-from kuzya.text import STOP_WORDS, stem
+from kuzya.language.normal_form import nominative
+from kuzya.language.text import STOP_WORDS, stem
 
 _TIME = (
     r"(?:в прошл\w+ (?:году|месяце)|на прошлой неделе|в этом (?:году|месяце)|на этой неделе"

@@ -26,8 +26,8 @@ from datetime import datetime
 import numpy as np
 import numpy.typing as npt
 
-from kuzya import dates
 from kuzya.facts.schema import OPPOSITES, UNNAMED, attribute, known
+from kuzya.language import dates
 from kuzya.model import Fact
 from kuzya.store.base import ClaimStore, StoredClaim
 

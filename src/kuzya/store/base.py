@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.dates import Span
 from kuzya.entities import Mention
+from kuzya.language.dates import Span
 from kuzya.model import (
     Conversation,
     DiaryEntry,
@@ -40,7 +40,7 @@ class NewEpisode:
 
     message: Message
     vector: npt.NDArray[np.float32]
-    terms: str  # space-separated index terms (see kuzya.text.terms)
+    terms: str  # space-separated index terms (see kuzya.language.text.terms)
     events: tuple[Span, ...] = ()  # time expressions resolved against the time said
     mentions: tuple[Mention, ...] = ()  # entity mentions found in the text
 

@@ -18,8 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.clock import from_epoch, to_epoch
-from kuzya.dates import Span
 from kuzya.errors import InvalidInput, NotFound
+from kuzya.language.dates import Span
 from kuzya.model import (
     Conversation,
     Episode,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from kuzya.clock import to_utc
-from kuzya.facts import normal_form
+from kuzya.language import normal_form
 
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,

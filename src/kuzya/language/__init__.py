@@ -1,0 +1,1 @@
+"""Language: tokens and stems, sentences, dates and periods, word frequencies, Russian normal forms."""
