@@ -9,10 +9,10 @@ import pytest
 
 from kuzya.config import Settings, settings
 from kuzya.embed import Embedder
+from kuzya.entities.ner import ModelNER
 from kuzya.errors import InvalidInput
 from kuzya.llm.openai import OpenAICompatible
 from kuzya.memory import Memory
-from kuzya.ner import ModelNER
 
 SERVER = "http://127.0.0.1:9/v1"  # never called: opening a memory does not reach the model
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from kuzya import passages, query, validate
+from kuzya.entities.ner import is_russian
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.facts import rules
 from kuzya.language import dates
@@ -20,7 +21,6 @@ from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
 from kuzya.llm.structured import parse_json
 from kuzya.memory import Memory
 from kuzya.model import Episode, Kind, Recall, RecallItem, is_assistant
-from kuzya.ner import is_russian
 
 SYSTEM = (
     "You are {name}, a helpful assistant with long-term memory. Messages come with notes "

@@ -7,11 +7,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kuzya import consolidate, diary, profile, remember, validate
+from kuzya import diary, profile, remember, validate
 from kuzya import recall as recall_pipeline
 from kuzya.config import default_db
 from kuzya.config import settings as read_settings
 from kuzya.embed import Embedder, load_embedder
+from kuzya.entities import merge
+from kuzya.entities.ner import NER, ModelNER
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.facts.claims import DIGEST
 from kuzya.facts.claims import record as record_claims
@@ -33,7 +35,6 @@ from kuzya.model import (
     Recall,
     RecallItem,
 )
-from kuzya.ner import NER, ModelNER
 from kuzya.profile import Profile
 from kuzya.recall import RecallSettings
 from kuzya.sleep import Sleeper, SleepReport
@@ -333,12 +334,12 @@ class Memory:
     def merge_entities(self, *, min_cosine: float = 0.25) -> list[EntityChange]:
         """Merge two names of one entity ("Mel" and "Melanie"); each merge is recorded."""
         threshold = validate.number(min_cosine, "min_cosine", -1.0, 1.0)
-        return consolidate.merge_entities(self.store, self.namespace, threshold)
+        return merge.merge_entities(self.store, self.namespace, threshold)
 
     def split_entities(self, *, margin: float = 0.35) -> list[EntityChange]:
         """Split a name used for two entities ("Sam from accounting", "my nephew Sam")."""
         apart = validate.number(margin, "margin", 0.0, 2.0)
-        return consolidate.split_entities(self.store, self.namespace, self.embedder, apart)
+        return merge.split_entities(self.store, self.namespace, self.embedder, apart)
 
     def merge_entity_into(self, source: int, target: int, *, reason: str) -> EntityChange:
         """Merge one entity into another by hand (also undoes a split)."""

@@ -11,8 +11,8 @@ from datetime import datetime
 
 import numpy as np
 
-from kuzya import entities
 from kuzya.embed.base import Embedder, normalise
+from kuzya.entities import mentions
 from kuzya.language import dates
 from kuzya.language.dates import Span
 from kuzya.language.text import ANAPHORA, tokens
@@ -126,14 +126,14 @@ def analyse(
     vector = embedder.embed([unnamed])[0]
     needs_context = working and (len(own_terms) < 3 or any(w in ANAPHORA for w in words))
     all_terms = index_terms(without_names(text, present))
-    keys = [m.key for m in entities.mentions(text, known)]
+    keys = [m.key for m in mentions.mentions(text, known)]
     if needs_context:
         recent = working[-2:]
         context = embedder.embed([turn.content for turn in recent])
         vector = normalise((vector + 0.5 * context.mean(axis=0))[None, :])[0]
         for turn in recent:
             all_terms.extend(index_terms(without_names(turn.content, present)))
-            keys.extend(m.key for m in entities.mentions(turn.content, known))
+            keys.extend(m.key for m in mentions.mentions(turn.content, known))
     spans = dates.find(text, now)
     return Query(
         text,

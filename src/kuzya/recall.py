@@ -13,8 +13,9 @@ from datetime import datetime
 
 import numpy as np
 
-from kuzya import entities, passages, validate
+from kuzya import passages, validate
 from kuzya.embed.base import Embedder
+from kuzya.entities import mentions
 from kuzya.facts.view import FactView
 from kuzya.language.text import terms as index_terms
 from kuzya.model import Episode, Fact, Recall, RecallItem, is_assistant
@@ -201,7 +202,7 @@ def run(
     ranked = sorted((item for item in scores if item not in hidden), key=lambda i: (-scores[i], i))
     asker = speaker or (participants[0] if len(participants) == 1 else None)
     named = {m.key for i in ranked[: settings.graph_seeds]
-             for m in entities.mentions(episodes[i].content, known)}  # fmt: skip
+             for m in mentions.mentions(episodes[i].content, known)}  # fmt: skip
     first = _facts(facts, embedder, query, asker, about_past, named, settings, now)
     if query.overview:
         first += _diary(store, namespace, query, participants, settings)
@@ -289,7 +290,7 @@ def _facts(
     linked = [
         (f, score)
         for f, score in ranked
-        if f.id not in taken and f.subject != asker and entities.key(f.subject) in named
+        if f.id not in taken and f.subject != asker and mentions.key(f.subject) in named
     ][: settings.linked_fact_k]
     timeline = _timeline(facts, query) if about_past else []
     in_timeline = {f.id for f in timeline}

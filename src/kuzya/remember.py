@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from kuzya import entities
 from kuzya.embed.base import Embedder
+from kuzya.entities import mentions
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.facts import rules
 from kuzya.language import dates
@@ -40,8 +40,8 @@ def indexed(message: Message, vector: Any) -> NewEpisode:
 def analysed(message: Message, vector: Any, known: Mapping[str, str]) -> NewEpisode:
     """A message `indexed`, with the mentions of the names `known` (alias -> entity key)
     and of new ones."""
-    mentions = tuple(entities.mentions(message.content, known))
-    return replace(indexed(message, vector), mentions=mentions)
+    found = tuple(mentions.mentions(message.content, known))
+    return replace(indexed(message, vector), mentions=found)
 
 
 def analysed_batch(

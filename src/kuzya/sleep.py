@@ -17,17 +17,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from kuzya import consolidate, diary
+from kuzya import diary
 from kuzya.clock import utcnow
 from kuzya.embed.base import Embedder
+from kuzya.entities import merge
+from kuzya.entities.ner import NER
+from kuzya.entities.recognise import recognise
 from kuzya.errors import InvalidInput
 from kuzya.facts import extract
 from kuzya.facts.claims import DIGEST, record
 from kuzya.forgetting import Eraser
 from kuzya.llm.base import LLM
 from kuzya.model import Episode, is_assistant
-from kuzya.ner import NER
-from kuzya.recognise import recognise
 from kuzya.store.base import Store
 
 SPLIT = "split"  # the last episode id whose names were checked for two bearers
@@ -101,7 +102,7 @@ class Sleeper:
             self.store.take_lease(self.namespace, LEASE, holder, LEASE_SECONDS)
         if self.ner is not None:
             report.ner_mentions, report.typed = recognise(self.store, self.namespace, self.ner)
-        report.merged = len(consolidate.merge_entities(self.store, self.namespace, 0.25))
+        report.merged = len(merge.merge_entities(self.store, self.namespace, 0.25))
         report.split = self._split()
         report.pruned = self.store.prune(self.namespace, now, PRUNE_BELOW)
         report.compressed = len(
@@ -149,7 +150,7 @@ class Sleeper:
         """Check the names mentioned since the last check for two bearers."""
         checked = self.store.job_position(self.namespace, SPLIT)
         latest = self.store.job_position(self.namespace, DIGEST)
-        changes = consolidate.split_entities(
+        changes = merge.split_entities(
             self.store, self.namespace, self.embedder, 0.35, since=checked
         )
         self.store.set_job_position(self.namespace, SPLIT, latest)

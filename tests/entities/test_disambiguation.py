@@ -17,7 +17,7 @@ import pytest
 
 from kuzya import Memory
 from kuzya.embed import Embedder
-from kuzya.entities import key as key_of
+from kuzya.entities.mentions import key as key_of
 from kuzya.model import Entity
 from tests.entities import suite
 

@@ -1,4 +1,4 @@
-"""Hot-path entity mentions, English and Russian: `kuzya.entities.mentions` and `key`.
+"""Hot-path entity mentions, English and Russian: `kuzya.entities.mentions.mentions` and `key`.
 
 Each case is (text, known names, expected mentions). Known names are given as the names
 the store has seen; the gazetteer maps their keys to themselves (plus any alias given).
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from kuzya.entities import Mention, key, mentions
+from kuzya.entities.mentions import Mention, key, mentions
 
 Triple = tuple[str, str, str | None]
 

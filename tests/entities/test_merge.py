@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kuzya import Memory
-from kuzya.consolidate import short_form
+from kuzya.entities.merge import short_form
 from kuzya.errors import NotFound
 
 TALK = [

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from kuzya import Memory
-from kuzya.entities import key, mentions
+from kuzya.entities.mentions import key, mentions
+from kuzya.entities.ner import ModelNER, is_russian
+from kuzya.entities.recognise import JOB
 from kuzya.errors import NERError
 from kuzya.importers import read_locomo
 from kuzya.model import Episode
-from kuzya.ner import ModelNER, is_russian
-from kuzya.recognise import JOB
 from kuzya.sleep import SleepReport
 from kuzya.testing import HashEmbedder
 from tests.entities.store_view import by_key, query, walked
@@ -310,7 +310,7 @@ def test_throughput_on_two_thousand_locomo_messages(tmp_path: Path, ner: ModelNE
 
 
 def recognise(memory: Memory, ner: ModelNER) -> tuple[int, int]:
-    from kuzya.recognise import recognise as job
+    from kuzya.entities.recognise import recognise as job
 
     return job(memory.store, memory.namespace, ner)
 

@@ -27,7 +27,7 @@ import pytest
 
 from kuzya import Memory
 from kuzya.embed import Embedder
-from kuzya.entities import mentions
+from kuzya.entities.mentions import mentions
 from kuzya.language.text import terms
 
 T0 = datetime(2024, 2, 1, 9, tzinfo=UTC)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kuzya.entities import Mention
+from kuzya.entities.mentions import Mention
 from kuzya.errors import InvalidInput, KuzyaError, NotFound
 from kuzya.language.text import terms
 from kuzya.model import Attachment, Episode, Message

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from kuzya.entities import Mention
+from kuzya.entities.mentions import Mention
 from kuzya.model import Message
 from kuzya.remember import analysed, indexed
 from kuzya.store.base import Store

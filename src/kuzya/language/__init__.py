@@ -1,1 +1,2 @@
-"""Language: tokens and stems, sentences, dates and periods, word frequencies, Russian normal forms."""
+"""Language: tokens and stems, sentences, dates and periods, word frequencies,
+Russian normal forms."""

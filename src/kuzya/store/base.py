@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.entities import Mention
+from kuzya.entities.mentions import Mention
 from kuzya.language.dates import Span
 from kuzya.model import (
     Conversation,

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from kuzya.clock import from_epoch, to_epoch
-from kuzya.entities import Mention
+from kuzya.entities.mentions import Mention
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.model import Entity, EntityChange
 from kuzya.store import sqlite_graph as graph

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from kuzya.entities import MAX_NAMES, Mention
+from kuzya.entities.mentions import MAX_NAMES, Mention
 from kuzya.store.sqlite_base import (
     PER_AUDIENCE,
     newest_per_audience,

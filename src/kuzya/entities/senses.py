@@ -28,8 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.embed import Embedder
-from kuzya.entities import key as key_of
-from kuzya.entities import mentions
+from kuzya.entities.mentions import key as key_of
+from kuzya.entities.mentions import mentions
 
 STEP = 0.25  # how far one piece of evidence moves the margin
 

@@ -1,6 +1,6 @@
 """Named-entity recognition for the cold path: a small port and the model adapter.
 
-The hot path finds mentions with rules (`kuzya.entities`); sleep runs a model over the
+The hot path finds mentions with rules (`kuzya.entities.mentions`); sleep runs a model over the
 same messages to add the names the rules miss (a name that starts a sentence with nothing
 after it that tells it is one, a multiword organisation) and to tell people, places and
 organisations apart. English goes to spaCy (`en_core_web_sm`, NER only), Russian to

@@ -6,7 +6,7 @@ the other, the two are never named in the same message (two people talked about 
 are two people), and the messages that mention them are about the same things (their
 context centroids agree). A name is split in two when the contexts of its messages fall
 into two groups far apart, by a margin that what the texts say about the bearer moves
-(`kuzya.senses`). Every merge and split is recorded; a merge can be undone, and a split
+(`kuzya.entities.senses`). Every merge and split is recorded; a merge can be undone, and a split
 is undone by merging the two back.
 
 Decisions are made per audience, the largest first: for an audience X, from the
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kuzya import senses
 from kuzya.embed import Embedder
+from kuzya.entities import senses
 from kuzya.model import Entity, EntityChange
 from kuzya.store.base import Store
 
@@ -127,7 +127,7 @@ def split_entities(
     """One name used for two entities ("Sam from accounting", "my nephew Sam"): the
     latest messages naming it are cut in two by their contexts, and the smaller group
     becomes a second entity of that name when the groups are apart by `margin`, moved
-    by the evidence of descriptors and neighbours (see `kuzya.senses`). With `since`
+    by the evidence of descriptors and neighbours (see `kuzya.entities.senses`). With `since`
     (an episode id), only entities mentioned after it are checked again."""
     changes = []
     for audience in audiences(store, namespace):

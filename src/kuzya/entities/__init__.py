@@ -1,0 +1,1 @@
+"""Entities: name mentions, aliases and senses, merge and split, recognisers (NER)."""
