@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from kuzya import diary
 from kuzya.forgetting import Eraser
 from kuzya.memory import Memory
+from kuzya.sleep import diary
 from kuzya.store.sqlite import SQLiteStore
 from kuzya.testing import HashEmbedder
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kuzya.embed import Embedder
 from kuzya.memory import Memory
-from kuzya.sleep import LEASE
+from kuzya.sleep.sleeper import LEASE
 from kuzya.store.sqlite import SQLiteStore
 
 SRC = Path(__file__).resolve().parents[1] / "src"

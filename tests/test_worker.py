@@ -7,8 +7,8 @@ import threading
 import time
 from datetime import UTC, datetime
 
-from kuzya.sleep import SleepReport
-from kuzya.worker import SleepWorker
+from kuzya.sleep.sleeper import SleepReport
+from kuzya.sleep.worker import SleepWorker
 
 
 class Sleeps:

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from kuzya import diary
 from kuzya.embed.base import Embedder
 from kuzya.errors import NotFound
 from kuzya.facts import rules
@@ -32,6 +31,7 @@ from kuzya.facts.view import fold
 from kuzya.language.text import terms
 from kuzya.model import Episode, is_assistant
 from kuzya.remember import analysed_one
+from kuzya.sleep import diary
 from kuzya.store.base import Store, StoredClaim
 
 _LIST = re.compile(r",|;|\b(?:and|or)\b|(?<!\w)(?:и|или)(?!\w)", re.I)

@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kuzya import diary, profile, remember, validate
+from kuzya import profile, remember, validate
 from kuzya import recall as recall_pipeline
 from kuzya.config import default_db
 from kuzya.config import settings as read_settings
@@ -37,10 +37,11 @@ from kuzya.model import (
 )
 from kuzya.profile import Profile
 from kuzya.recall import RecallSettings
-from kuzya.sleep import Sleeper, SleepReport
+from kuzya.sleep import diary
+from kuzya.sleep.sleeper import Sleeper, SleepReport
+from kuzya.sleep.worker import SleepWorker
 from kuzya.store.base import Store
 from kuzya.store.sqlite import SQLiteStore
-from kuzya.worker import SleepWorker
 
 DEFAULT_CONVERSATION = "default"
 MAX_LIMIT = 1000

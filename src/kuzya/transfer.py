@@ -45,13 +45,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from kuzya import diary, remember
+from kuzya import remember
 from kuzya.clock import utcnow
 from kuzya.errors import InvalidInput
 from kuzya.facts.claims import new_claim
 from kuzya.facts.schema import Claim
 from kuzya.memory import Memory
 from kuzya.model import DiaryEntry
+from kuzya.sleep import diary
 from kuzya.store.base import NewDiaryEntry
 from kuzya.store.portable import (
     AliasRow,

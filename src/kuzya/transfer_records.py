@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from kuzya import diary, validate
+from kuzya import validate
 from kuzya.errors import InvalidInput
 from kuzya.facts.schema import known
 from kuzya.importers import json_object
 from kuzya.model import Conversation, Message
+from kuzya.sleep import diary
 from kuzya.store.portable import AssociationRow, EntityRef
 
 FORMAT = 1  # the export format this Kuzya writes and reads ("kuzya_export" in the header)

@@ -25,7 +25,7 @@ from kuzya.entities.recognise import JOB
 from kuzya.errors import NERError
 from kuzya.importers import read_locomo
 from kuzya.model import Episode
-from kuzya.sleep import SleepReport
+from kuzya.sleep.sleeper import SleepReport
 from kuzya.testing import HashEmbedder
 from tests.entities.store_view import by_key, query, walked
 

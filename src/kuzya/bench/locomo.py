@@ -31,7 +31,7 @@ from kuzya.llm.base import LLM
 from kuzya.memory import Memory
 from kuzya.model import Episode, Kind, Recall
 from kuzya.recall import RecallSettings
-from kuzya.sleep import SleepReport
+from kuzya.sleep.sleeper import SleepReport
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from kuzya import diary
 from kuzya.clock import utcnow
 from kuzya.embed.base import Embedder
 from kuzya.entities import merge
@@ -29,6 +28,7 @@ from kuzya.facts.claims import DIGEST, record
 from kuzya.forgetting import Eraser
 from kuzya.llm.base import LLM
 from kuzya.model import Episode, is_assistant
+from kuzya.sleep import diary
 from kuzya.store.base import Store
 
 SPLIT = "split"  # the last episode id whose names were checked for two bearers

@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from kuzya.sleep import SleepReport
+from kuzya.sleep.sleeper import SleepReport
 
 log = logging.getLogger(__name__)
 
