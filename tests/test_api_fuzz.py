@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from kuzya import KuzyaError, Memory
 from kuzya.embed import Embedder
-from kuzya.recall import RecallSettings
+from kuzya.recall.pipeline import RecallSettings
 from kuzya.validate import shown
 
 T0 = datetime(2024, 6, 1, 12, tzinfo=UTC)

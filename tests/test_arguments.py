@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kuzya import InvalidInput, Memory
-from kuzya.recall import RecallSettings
+from kuzya.recall.pipeline import RecallSettings
 
 T0 = datetime(2024, 6, 1, 12, tzinfo=UTC)
 NAN, INF = math.nan, math.inf

@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kuzya import query
 from kuzya.assistant import Assistant, asks_about_replies, extractive_reply
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.llm.base import ChatMessage, Completion, ToolCall
 from kuzya.memory import Memory
 from kuzya.model import Kind, Recall, RecallItem
+from kuzya.recall import query
 from kuzya.testing import ScriptedLLM
 
 NOW = datetime(2026, 3, 5, 9, tzinfo=UTC)

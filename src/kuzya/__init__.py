@@ -21,7 +21,7 @@ from kuzya.model import (
     Recall,
     RecallItem,
 )
-from kuzya.recall import RecallSettings
+from kuzya.recall.pipeline import RecallSettings
 
 __all__ = [
     "Attachment",

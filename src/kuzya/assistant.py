@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from kuzya import passages, query, validate
+from kuzya import validate
 from kuzya.entities.ner import is_russian
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.facts import rules
@@ -21,6 +21,7 @@ from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
 from kuzya.llm.structured import parse_json
 from kuzya.memory import Memory
 from kuzya.model import Episode, Kind, Recall, RecallItem, is_assistant
+from kuzya.recall import passages, query
 
 SYSTEM = (
     "You are {name}, a helpful assistant with long-term memory. Messages come with notes "

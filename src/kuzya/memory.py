@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from kuzya import profile, remember, validate
-from kuzya import recall as recall_pipeline
 from kuzya.config import default_db
 from kuzya.config import settings as read_settings
 from kuzya.embed import Embedder, load_embedder
@@ -36,7 +35,8 @@ from kuzya.model import (
     RecallItem,
 )
 from kuzya.profile import Profile
-from kuzya.recall import RecallSettings
+from kuzya.recall import pipeline
+from kuzya.recall.pipeline import RecallSettings
 from kuzya.sleep import diary
 from kuzya.sleep.sleeper import Sleeper, SleepReport
 from kuzya.sleep.worker import SleepWorker
@@ -206,7 +206,7 @@ class Memory:
         limit = validate.integer(limit, "limit", 1, MAX_LIMIT)
         if budget_words is not None:
             budget_words = validate.integer(budget_words, "budget_words", 1, 1_000_000)
-        return recall_pipeline.run(
+        return pipeline.run(
             self.store,
             self.embedder,
             self.namespace,

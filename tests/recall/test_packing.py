@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from kuzya.memory import Memory
-from kuzya.passages import low_content, trimmed
-from kuzya.query import without_names
+from kuzya.recall.passages import low_content, trimmed
+from kuzya.recall.query import without_names
 from tests.recall.items import recalled
 
 T0 = datetime(2024, 2, 1, 9, tzinfo=UTC)

@@ -8,7 +8,7 @@ from kuzya.embed import Embedder
 from kuzya.language.text import terms
 from kuzya.memory import Memory
 from kuzya.model import RecallItem
-from kuzya.passages import cut, item_cap
+from kuzya.recall.passages import cut, item_cap
 from tests.recall.items import recalled
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)

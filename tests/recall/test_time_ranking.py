@@ -9,7 +9,7 @@ import pytest
 
 from kuzya.language import dates
 from kuzya.memory import Memory
-from kuzya.query import _asks_latest, analyse
+from kuzya.recall.query import _asks_latest, analyse
 
 SAID = [
     ("2026-03-03T12:00", "I went to the dentist and had a filling."),

@@ -30,7 +30,7 @@ from kuzya.language.text import terms
 from kuzya.llm.base import LLM
 from kuzya.memory import Memory
 from kuzya.model import Episode, Kind, Recall
-from kuzya.recall import RecallSettings
+from kuzya.recall.pipeline import RecallSettings
 from kuzya.sleep.sleeper import SleepReport
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}

@@ -35,7 +35,7 @@ from kuzya.importers import LocomoConversation, Question, read_locomo
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.memory import Memory
 from kuzya.model import Kind, Recall, RecallItem
-from kuzya.recall import RecallSettings
+from kuzya.recall.pipeline import RecallSettings
 
 CONTEXTS = ("kuzya", "bm25", "whole")
 MAX_TOKENS = 32

@@ -13,14 +13,15 @@ from datetime import datetime
 
 import numpy as np
 
-from kuzya import passages, validate
+from kuzya import validate
 from kuzya.embed.base import Embedder
 from kuzya.entities import mentions
 from kuzya.facts.view import FactView
 from kuzya.language.text import terms as index_terms
 from kuzya.model import Episode, Fact, Recall, RecallItem, is_assistant
-from kuzya.passages import item_cap
-from kuzya.query import Query, analyse
+from kuzya.recall import passages
+from kuzya.recall.passages import item_cap
+from kuzya.recall.query import Query, analyse
 from kuzya.store.base import Hit, Store
 
 

@@ -1,0 +1,1 @@
+"""Recall: query analysis, the ranking pipeline, and passages of long messages."""
