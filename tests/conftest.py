@@ -17,7 +17,7 @@ import pytest
 from kuzya.embed import Embedder, load_embedder
 from kuzya.memory import Memory
 from kuzya.store.base import Store
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 from kuzya.testing import HashEmbedder
 
 # -- network guard -------------------------------------------------------------------------

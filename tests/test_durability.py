@@ -290,7 +290,7 @@ def test_two_processes_write_one_store_while_a_third_reads(tmp_path, child_netwo
 
 OPENER = """
 import sys
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 
 for line in sys.stdin:  # one fresh path per round, sent to every opener at once
     try:

@@ -12,7 +12,7 @@ import pytest
 from kuzya.forgetting import Eraser
 from kuzya.memory import Memory
 from kuzya.sleep import diary
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 from kuzya.testing import HashEmbedder
 
 

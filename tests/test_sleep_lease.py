@@ -14,13 +14,13 @@ from pathlib import Path
 from kuzya.embed import Embedder
 from kuzya.memory import Memory
 from kuzya.sleep.sleeper import LEASE
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 HOLDER = """
 import sys, time
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 store = SQLiteStore(sys.argv[1])
 assert store.take_lease("default", "sleep", "other-process", 3600.0) is None
 print("holding", flush=True)

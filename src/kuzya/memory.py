@@ -41,7 +41,7 @@ from kuzya.sleep import diary
 from kuzya.sleep.sleeper import Sleeper, SleepReport
 from kuzya.sleep.worker import SleepWorker
 from kuzya.store.base import Store
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 
 DEFAULT_CONVERSATION = "default"
 MAX_LIMIT = 1000

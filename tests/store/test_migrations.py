@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from kuzya.memory import Memory
-from kuzya.store import migrations
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite import migrations
+from kuzya.store.sqlite.store import SQLiteStore
 from kuzya.testing import HashEmbedder
 
 NS = "t"

@@ -15,7 +15,7 @@ import pytest
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
 from kuzya.memory import Memory
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -23,7 +23,7 @@ from kuzya.errors import StoreError
 from kuzya.language.text import terms
 from kuzya.model import Message
 from kuzya.store.base import NewEpisode
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 from kuzya.testing import HashEmbedder
 
 SECRET_EN = "Zanzibarquux"

@@ -11,7 +11,7 @@ import pytest
 
 from kuzya.model import Message
 from kuzya.store.base import NewEpisode
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 
 
 def test_file_is_in_wal_mode_and_bound_to_its_embedder(tmp_path):

@@ -37,7 +37,7 @@ from kuzya.embed import Embedder
 from kuzya.importers import read_jsonl
 from kuzya.memory import Memory
 from kuzya.model import DiaryEntry, Fact
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 
 OPERATIONS = ("import", "sleep", "forget", "compact")
 TEMPLATE = 450  # messages in the template store

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from kuzya.cli.options import DbOption, console
 from kuzya.config import settings
-from kuzya.store.sqlite import SQLiteStore
+from kuzya.store.sqlite.store import SQLiteStore
 
 
 def check(db: DbOption = None) -> None:

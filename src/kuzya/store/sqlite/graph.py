@@ -4,7 +4,7 @@ Every derived row carries the audience of the episodes it was learned from: a me
 its episode's audience (with the name and kind as written there), a relation alias the
 audience and episode that taught it, an association the audience of the episodes whose
 names it links. What a group is shown is computed from the rows its members may see
-(`kuzya.store.sqlite_views`).
+(`kuzya.store.sqlite.views`).
 
 An association grows by one each time two entities are named close together in a
 message (Hebbian) and decays exponentially (half-life). A weight is kept at its latest
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from kuzya.entities.mentions import MAX_NAMES, Mention
-from kuzya.store.sqlite_base import (
+from kuzya.store.sqlite.base import (
     PER_AUDIENCE,
     newest_per_audience,
     placeholders,

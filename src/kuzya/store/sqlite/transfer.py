@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.model import Conversation
-from kuzya.store import sqlite_graph
 from kuzya.store.base import NewEpisode
 from kuzya.store.portable import (
     AliasRow,
@@ -22,8 +21,9 @@ from kuzya.store.portable import (
     ReinforcementRow,
     RestoredEpisode,
 )
-from kuzya.store.sqlite_base import audience_key, placeholders
-from kuzya.store.sqlite_search import EPISODE_COLUMNS, SearchTables
+from kuzya.store.sqlite import graph as graph_tables
+from kuzya.store.sqlite.base import audience_key, placeholders
+from kuzya.store.sqlite.search import EPISODE_COLUMNS, SearchTables
 
 
 def _audiences(graph: EntityGraph) -> set[frozenset[str]]:
@@ -229,7 +229,7 @@ class TransferTables(SearchTables):
                 "kind) VALUES (?, ?, ?, ?, ?, ?)",
                 (entity_id, mention.episode_id, audience_id, rank, mention.name, mention.kind),
             ).rowcount:
-                sqlite_graph.count(db, int(audience_id), entity_id, 1)
+                graph_tables.count(db, int(audience_id), entity_id, 1)
 
     def _put_reinforcement(
         self,

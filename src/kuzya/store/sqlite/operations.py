@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 
 from kuzya.errors import InvalidInput
-from kuzya.store.sqlite_base import SQLiteConnection
+from kuzya.store.sqlite.base import SQLiteConnection
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from kuzya.clock import from_epoch, to_epoch
 from kuzya.language.dates import Span
 from kuzya.model import Attachment, Episode
 from kuzya.store.base import Hit
-from kuzya.store.sqlite_base import (
+from kuzya.store.sqlite.base import (
     PER_AUDIENCE,
     SQLiteConnection,
     newest_per_audience,

@@ -17,11 +17,9 @@ from kuzya.clock import from_epoch, to_epoch
 from kuzya.entities.mentions import Mention
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.model import Entity, EntityChange
-from kuzya.store import sqlite_graph as graph
-from kuzya.store import sqlite_senses as senses
-from kuzya.store import sqlite_views as views
 from kuzya.store.base import Hit
-from kuzya.store.sqlite_base import SQLiteConnection, audience_key, placeholders
+from kuzya.store.sqlite import graph, senses, views
+from kuzya.store.sqlite.base import SQLiteConnection, audience_key, placeholders
 
 
 class EntityTables(SQLiteConnection):

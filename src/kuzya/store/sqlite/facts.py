@@ -18,7 +18,7 @@ from kuzya.clock import from_epoch, to_epoch
 from kuzya.errors import InvalidInput
 from kuzya.model import DiaryEntry
 from kuzya.store.base import NewClaim, NewDiaryEntry, StoredClaim
-from kuzya.store.sqlite_base import SQLiteConnection, placeholders
+from kuzya.store.sqlite.base import SQLiteConnection, placeholders
 
 _CLAIM_COLUMNS = (
     "id, episode_id, subject, attribute, value, value_key, negated, statement, said_at, "

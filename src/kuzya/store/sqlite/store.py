@@ -25,15 +25,15 @@ from kuzya.model import (
     Episode,
     HistoryEvent,
 )
-from kuzya.store import sqlite_graph as graph
 from kuzya.store.base import NewEpisode
-from kuzya.store.sqlite_base import audience_key, placeholders
-from kuzya.store.sqlite_entities import EntityTables
-from kuzya.store.sqlite_facts import FactTables, forget_claims
-from kuzya.store.sqlite_open import one_line_errors
-from kuzya.store.sqlite_operations import Operations
-from kuzya.store.sqlite_search import EPISODE_COLUMNS, index_text
-from kuzya.store.sqlite_transfer import TransferTables
+from kuzya.store.sqlite import graph
+from kuzya.store.sqlite.base import audience_key, placeholders
+from kuzya.store.sqlite.entities import EntityTables
+from kuzya.store.sqlite.facts import FactTables, forget_claims
+from kuzya.store.sqlite.files import one_line_errors
+from kuzya.store.sqlite.operations import Operations
+from kuzya.store.sqlite.search import EPISODE_COLUMNS, index_text
+from kuzya.store.sqlite.transfer import TransferTables
 
 
 def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | None]:

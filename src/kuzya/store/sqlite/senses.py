@@ -10,9 +10,8 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kuzya.store import sqlite_graph as graph
-from kuzya.store import sqlite_views as views
-from kuzya.store.sqlite_base import placeholders
+from kuzya.store.sqlite import graph, views
+from kuzya.store.sqlite.base import placeholders
 
 
 def move_mentions(

@@ -20,9 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.errors import InvalidInput, StoreError
-from kuzya.store.migrations import migrate, stale
-from kuzya.store.sqlite_open import access, check_ours, store_error
-from kuzya.store.vectors import VectorIndex
+from kuzya.store.sqlite.files import access, check_ours, store_error
+from kuzya.store.sqlite.migrations import migrate, stale
+from kuzya.store.sqlite.vectors import VectorIndex
 
 VISIBLE_KEPT = 4096  # sets of participants whose visible audiences are kept
 
@@ -103,7 +103,7 @@ class SQLiteConnection:
         """Open the store at `path` (":memory:" for one in memory). A missing file is
         created when `create` (its folder must exist); `read_only=None` opens read-only
         what cannot be written. Another application's file, or a newer Kuzya's store, is
-        refused unchanged (`kuzya.store.sqlite_open`)."""
+        refused unchanged (`kuzya.store.sqlite.files`)."""
         self.path = Path(path)
         self.half_life = half_life_days * 86400.0  # of association weights, in seconds
         self.timeout = timeout

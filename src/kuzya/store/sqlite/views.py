@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kuzya.model import Entity
-from kuzya.store.sqlite_base import placeholders
+from kuzya.store.sqlite.base import placeholders
 
 
 def _within(visible: Sequence[int] | None, column: str) -> tuple[str, list[Any]]:

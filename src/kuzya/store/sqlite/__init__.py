@@ -1,0 +1,2 @@
+"""The SQLite adapter: one file per memory (WAL), its migrations, full text (FTS5) and
+the exact vector index."""
