@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from kuzya.bench.scenarios import Runner, files, load
 from kuzya.memory import Memory
 from kuzya.model import is_assistant
-from kuzya.scenarios import Runner, files, load
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 PATHS = files([SCENARIOS])

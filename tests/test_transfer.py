@@ -1,4 +1,4 @@
-"""Export and import of a namespace (`kuzya.transfer`): a store exported and imported into
+"""Export and import of a namespace (`kuzya.transfer.namespace`): a store exported and imported into
 an empty one shows every set of people what the original showed them (recall, facts,
 profile, diary, entities), exporting the import gives the same file, importing twice is
 importing once, and a file that is no export, or a broken line, is one clear error.
@@ -19,7 +19,7 @@ from kuzya.cli.app import app
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
 from kuzya.memory import Memory
-from kuzya.transfer import export, import_namespace, message_key
+from kuzya.transfer.namespace import export, import_namespace, message_key
 
 NOW = "2024-06-01T12:00:00Z"
 VIEWERS = (["ana"], ["bob"], ["ana", "bob"], ["ana", "bob", "ivan"], ["ivan"], ["oleg"])

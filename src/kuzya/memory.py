@@ -7,16 +7,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kuzya import profile, remember, validate
+from kuzya import remember, validate
 from kuzya.config import default_db
 from kuzya.config import settings as read_settings
 from kuzya.embed import Embedder, load_embedder
 from kuzya.entities import merge
 from kuzya.entities.ner import NER, ModelNER
 from kuzya.errors import InvalidInput, NotFound
+from kuzya.facts import profile
 from kuzya.facts.claims import DIGEST
 from kuzya.facts.claims import record as record_claims
 from kuzya.facts.extract import rule_claims
+from kuzya.facts.profile import Profile
 from kuzya.facts.schema import Forget
 from kuzya.facts.view import FactViews
 from kuzya.forgetting import Eraser, Forgotten
@@ -34,7 +36,6 @@ from kuzya.model import (
     Recall,
     RecallItem,
 )
-from kuzya.profile import Profile
 from kuzya.recall import pipeline
 from kuzya.recall.pipeline import RecallSettings
 from kuzya.sleep import diary

@@ -24,9 +24,9 @@ from kuzya.bench.locomo_answer import (
     turns_shown,
     whole_context,
 )
+from kuzya.bench.locomo_data import LocomoConversation, Question, read_locomo
 from kuzya.cli.app import app
 from kuzya.errors import InvalidInput
-from kuzya.importers import LocomoConversation, Question, read_locomo
 from kuzya.model import Message
 from kuzya.testing import HashEmbedder, ScriptedLLM
 from tests.bench.test_benchmarks import _locomo_file

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from kuzya.bench.scenarios import evaluate
 from kuzya.cli.app import app
 from kuzya.embed import Embedder
 from kuzya.memory import Memory
-from kuzya.scenarios import evaluate
 from kuzya.testing import ScriptedLLM
 from tests.cli.chatting import chat_once
 

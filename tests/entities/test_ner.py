@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from kuzya import Memory
+from kuzya.bench.locomo_data import read_locomo
 from kuzya.entities.mentions import key, mentions
 from kuzya.entities.ner import ModelNER, is_russian
 from kuzya.entities.recognise import JOB
 from kuzya.errors import NERError
-from kuzya.importers import read_locomo
 from kuzya.model import Episode
 from kuzya.sleep.sleeper import SleepReport
 from kuzya.testing import HashEmbedder

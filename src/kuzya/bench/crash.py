@@ -34,10 +34,10 @@ from typing import Any
 import kuzya
 from kuzya.bench.crash_driver import NAMESPACE
 from kuzya.embed import Embedder
-from kuzya.importers import read_jsonl
 from kuzya.memory import Memory
 from kuzya.model import DiaryEntry, Fact
 from kuzya.store.sqlite.store import SQLiteStore
+from kuzya.transfer.jsonl import read_jsonl
 
 OPERATIONS = ("import", "sleep", "forget", "compact")
 TEMPLATE = 450  # messages in the template store

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from kuzya.errors import NotFound
-from kuzya.importers import read_jsonl
 from kuzya.memory import Memory
+from kuzya.transfer.jsonl import read_jsonl
 
 NAMESPACE = "crash"
 SLEEP_AT = "2025-01-20T12:00:00"  # a fixed time: the same decay and diary on every run

@@ -24,8 +24,8 @@ from typing import Any, TypeVar
 
 from rank_bm25 import BM25Okapi
 
+from kuzya.bench.locomo_data import LocomoConversation, read_locomo
 from kuzya.embed import Embedder
-from kuzya.importers import LocomoConversation, read_locomo
 from kuzya.language.text import terms
 from kuzya.llm.base import LLM
 from kuzya.memory import Memory

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from kuzya.bench.locomo import CATEGORIES, TurnIndex, imported, question_time
+from kuzya.bench.locomo_data import LocomoConversation, Question, read_locomo
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
-from kuzya.importers import LocomoConversation, Question, read_locomo
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.memory import Memory
 from kuzya.model import Kind, Recall, RecallItem

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from kuzya.bench.locomo import question_time
+from kuzya.bench.locomo_data import read_locomo
 from kuzya.embed import Embedder
-from kuzya.importers import read_locomo
 from kuzya.memory import Memory
 from kuzya.model import Kind, Recall
 from kuzya.remember import BATCH
-from kuzya.transfer import export, import_namespace, message_key
+from kuzya.transfer.namespace import export, import_namespace, message_key
 
 
 def _lines(path: Path) -> list[Any]:

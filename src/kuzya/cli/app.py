@@ -33,9 +33,9 @@ from kuzya.cli.options import open_memory as _open
 from kuzya.cli.transfer import store_all
 from kuzya.config import settings
 from kuzya.errors import InvalidInput, KuzyaError
-from kuzya.importers import read_jsonl
 from kuzya.memory import Memory
 from kuzya.model import Recall
+from kuzya.transfer.jsonl import read_jsonl
 
 app = typer.Typer(
     help="Kuzya: long-term memory for LLM assistants and agents.",

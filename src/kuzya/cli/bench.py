@@ -260,7 +260,7 @@ def scenarios(
     embedder: EmbedderOption = None,
 ) -> None:
     """Replay multi-session scenarios (restart between sessions) and check the probes."""
-    from kuzya.scenarios import evaluate
+    from kuzya.bench.scenarios import evaluate
 
     if mode not in {"recall", "answer"}:
         raise typer.BadParameter("--mode is recall or answer")

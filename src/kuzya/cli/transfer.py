@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from kuzya.bench.locomo_data import read_locomo
 from kuzya.cli.options import (
     CreateOption,
     DbOption,
@@ -20,13 +21,13 @@ from kuzya.cli.options import (
 )
 from kuzya.config import settings
 from kuzya.errors import InvalidInput
-from kuzya.importers import read_jsonl, read_locomo
 from kuzya.memory import Memory
 from kuzya.model import Message
 from kuzya.remember import BATCH
-from kuzya.transfer import export as export_namespace
-from kuzya.transfer import is_export, read_export, restore
-from kuzya.transfer_records import Export
+from kuzya.transfer.jsonl import read_jsonl
+from kuzya.transfer.namespace import export as export_namespace
+from kuzya.transfer.namespace import is_export, read_export, restore
+from kuzya.transfer.records import Export
 
 FORMATS = ("auto", "locomo", "jsonl", "export")
 
@@ -115,7 +116,7 @@ def export(
 ) -> None:
     """Write a namespace as JSONL: messages with their audiences, times, attachments and
     metadata, the facts and diary sleep made, the entity graph and the jobs' positions
-    (`kuzya.transfer`); `kuzya import` reads it into another store, of any embedder."""
+    (`kuzya.transfer.namespace`); `kuzya import` reads it into another store, of any embedder."""
     with open_memory(db, namespace, embedder, read_only=None) as memory:
         if out is None:
             export_namespace(memory, sys.stdout)

@@ -433,7 +433,7 @@ class JobStore(Protocol):
 
 
 class TransferStore(Protocol):
-    """A namespace read and written whole (`kuzya.transfer`), in backend-neutral rows."""
+    """A namespace read and written whole (`kuzya.transfer.namespace`), in backend-neutral rows."""
 
     def kept_episodes(self, namespace: str, after: int, limit: int) -> list[KeptEpisode]:
         """Episodes with ids above `after`, in id order, with their keys and sources."""

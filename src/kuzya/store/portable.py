@@ -1,4 +1,4 @@
-"""Rows of a namespace in backend-neutral terms, for moving it whole (`kuzya.transfer`):
+"""Rows of a namespace in backend-neutral terms, for moving it whole (`kuzya.transfer.namespace`):
 what a store gives for an export and takes on an import. Entities are named by their key
 and sense, never by a row id; episodes by the ids of the store at hand (the transfer
 maps them to message keys). Vectors are not here: the target's embedder makes its own.

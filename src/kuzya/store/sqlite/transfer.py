@@ -1,5 +1,5 @@
 """A namespace read and written whole in the SQLite store, in the backend-neutral rows of
-`kuzya.store.portable` (`kuzya.transfer` turns them into an export file and back)."""
+`kuzya.store.portable` (`kuzya.transfer.namespace` turns them into an export file and back)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The lines of an export file (`kuzya.transfer`): each record read back and checked,
+"""The lines of an export file (`kuzya.transfer.namespace`): each record read back and checked,
 with the references between records (message keys, entities) resolved. A mistake is
 one `InvalidInput` naming the line."""
 
@@ -12,10 +12,10 @@ from typing import Any
 from kuzya import validate
 from kuzya.errors import InvalidInput
 from kuzya.facts.schema import known
-from kuzya.importers import json_object
 from kuzya.model import Conversation, Message
 from kuzya.sleep import diary
 from kuzya.store.portable import AssociationRow, EntityRef
+from kuzya.transfer.jsonl import json_object
 
 FORMAT = 1  # the export format this Kuzya writes and reads ("kuzya_export" in the header)
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from kuzya import Attachment, InvalidInput, Memory
-from kuzya.importers import TURN_SPACING, parse_locomo_date, read_jsonl, read_locomo
+from kuzya.bench.locomo_data import TURN_SPACING, parse_locomo_date, read_locomo
+from kuzya.transfer.jsonl import read_jsonl
 
 REAL_LOCOMO = Path("/work/shared/locomo/26.json")
 

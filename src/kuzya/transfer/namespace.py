@@ -62,7 +62,7 @@ from kuzya.store.portable import (
     ReinforcementRow,
     RestoredEpisode,
 )
-from kuzya.transfer_records import FORMAT, Export, MessageRecord, read
+from kuzya.transfer.records import FORMAT, Export, MessageRecord, read
 
 File = str | Path | IO[str]
 READ_BATCH = 500  # episodes read at a time
