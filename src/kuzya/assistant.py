@@ -16,6 +16,7 @@ from kuzya.entities.ner import is_russian
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.facts import rules
 from kuzya.language import dates
+from kuzya.language.days import day_name
 from kuzya.language.text import STOP_WORDS, terms, tokens
 from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
 from kuzya.llm.structured import parse_json
@@ -281,7 +282,7 @@ class Assistant:
         said += f" ({meant})" if meant else ""
         if notes.items:  # in the question's language: a small model answers in the notes'
             russian = is_russian(text)
-            today = dates.day_name(recall.now, russian)
+            today = day_name(recall.now, russian)
             lead = _NOTES_LEAD[russian].format(who=who, today=today)
             listed = notes.as_notes(russian, in_time_order=query.asks_now(text))
             said = f"{lead}\n{listed}\n\n{said}\n{_BRIEFLY[russian]}"

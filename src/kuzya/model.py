@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from kuzya.language.dates import Span, day_name
+from kuzya.language.days import day_name, span_label, span_note
 from kuzya.language.text import ANAPHORA, tokens
 
 
@@ -58,6 +58,41 @@ class Message:
     @property
     def content(self) -> str:
         return with_captions(self.text, self.attachments)
+
+
+@dataclass(frozen=True)
+class Span:
+    """What a phrase refers to: the days from `start` (inclusive) to `end` (exclusive)."""
+
+    phrase: str
+    start: datetime
+    end: datetime
+
+    def label(self, russian: bool = False) -> str:
+        """The days in words: "3 August 2026", "August 2026", "2026", or a range."""
+        return span_label(self.start, self.end, russian)
+
+    def note(self) -> str | None:
+        """The note "phrase = date" for a phrase that needs it, else None."""
+        return span_note(self.phrase, self.start, self.end)
+
+
+PETS = {"dog", "cat", "puppy", "kitten", "horse", "parrot", "hamster", "rabbit"}
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A name in a message: as written, its key, and what the text says it is."""
+
+    name: str
+    key: str
+    relation: str | None = None  # "brother", "dog", ... from "my brother Leo"
+
+    @property
+    def kind(self) -> str:
+        if self.relation in PETS:
+            return "pet"
+        return "person" if self.relation else "name"
 
 
 @dataclass(frozen=True)

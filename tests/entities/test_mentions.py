@@ -15,7 +15,8 @@ from collections.abc import Mapping
 
 import pytest
 
-from kuzya.entities.mentions import Mention, key, mentions
+from kuzya.entities.mentions import key, mentions
+from kuzya.model import Mention
 
 Triple = tuple[str, str, str | None]
 

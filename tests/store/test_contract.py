@@ -15,10 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from kuzya.entities.mentions import Mention
 from kuzya.errors import InvalidInput, KuzyaError, NotFound
 from kuzya.language.text import terms
-from kuzya.model import Attachment, Episode, Message
+from kuzya.model import Attachment, Episode, Mention, Message
 from kuzya.store.base import NewEpisode, Store
 from kuzya.testing import HashEmbedder
 

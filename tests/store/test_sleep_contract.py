@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from kuzya.entities.mentions import Mention
+from kuzya.model import Mention
 from tests.store.test_contract import NS, OTHER_NS, T0, new
 
 

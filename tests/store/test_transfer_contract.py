@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from kuzya.entities.mentions import Mention
-from kuzya.model import Message
+from kuzya.model import Mention, Message
 from kuzya.remember import analysed, indexed
 from kuzya.store.base import Store
 from kuzya.store.portable import RestoredEpisode

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 
 from kuzya.language.common_words import zipf
 from kuzya.language.text import STOP_WORDS, stem
+from kuzya.model import Mention
 
 _RELATIONS_EN = (
     "sister brother mom mum mother dad father wife husband son daughter friend boss partner "
@@ -37,7 +37,6 @@ _RELATIONS_RU = {
 # associates stays bounded (a pasted list of thousands of names is not thousands of people
 # talked about together).
 MAX_NAMES = 32
-_PETS = {"dog", "cat", "puppy", "kitten", "horse", "parrot", "hamster", "rabbit"}
 _NAME = r"([A-ZА-ЯЁ][\w'’-]*(?: [A-ZА-ЯЁ][\w'’-]*)?)"
 _RELATION_RULES = [
     re.compile(
@@ -104,21 +103,6 @@ def key(name: str) -> str:
     """What mentions of one entity share: the stems of its words ("Маше" ~ "Маша")."""
     words = re.findall(r"[^\W_]+", re.sub(r"['’]s\b", "", name.lower()).replace("ё", "е"))
     return " ".join(stem(w) if re.search("[а-я]", w) else w for w in words)
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A name in a message: as written, its key, and what the text says it is."""
-
-    name: str
-    key: str
-    relation: str | None = None  # "brother", "dog", ... from "my brother Leo"
-
-    @property
-    def kind(self) -> str:
-        if self.relation in _PETS:
-            return "pet"
-        return "person" if self.relation else "name"
 
 
 Found = list[tuple[int, Mention]]  # mentions with where they start in the text

@@ -13,9 +13,9 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from kuzya.entities.mentions import Mention, is_name, key, mentions
+from kuzya.entities.mentions import is_name, key, mentions
 from kuzya.entities.ner import NER, Name
-from kuzya.model import Episode, is_assistant
+from kuzya.model import Episode, Mention, is_assistant
 from kuzya.store.base import Store
 
 JOB = "entities"  # the job cursor: the last episode id the model has read

@@ -30,6 +30,7 @@ import numpy.typing as npt
 from kuzya.embed import Embedder
 from kuzya.entities.mentions import key as key_of
 from kuzya.entities.mentions import mentions
+from kuzya.model import PETS
 
 STEP = 0.25  # how far one piece of evidence moves the margin
 
@@ -37,7 +38,6 @@ _KIN = {
     "sister", "brother", "mom", "dad", "wife", "husband", "son", "daughter", "cousin",
     "aunt", "uncle", "niece", "nephew", "grandma", "grandpa",
 }  # fmt: skip
-_PETS = {"dog", "cat", "puppy", "kitten", "horse", "parrot", "hamster", "rabbit"}
 _SAME_RELATION = {"mum": "mom", "mother": "mom", "father": "dad",
                   "grandmother": "grandma", "grandfather": "grandpa"}  # fmt: skip
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -101,7 +101,7 @@ def _spans(text: str, names: frozenset[str]) -> list[tuple[int, int]]:
 
 def _relation(word: str, speaker: str) -> Descriptor:
     relation = _SAME_RELATION.get(word, word)
-    kind = "pet" if relation in _PETS else "kin" if relation in _KIN else "social"
+    kind = "pet" if relation in PETS else "kin" if relation in _KIN else "social"
     return Descriptor(kind, relation, speaker)
 
 

@@ -8,11 +8,11 @@ days [start, end). Rules only, no model: it runs on the hot path in microseconds
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from kuzya.clock import to_utc
 from kuzya.language import normal_form
+from kuzya.model import Span
 
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -36,64 +36,6 @@ _UNITS = {
     "недель": "week", "месяц": "month", "месяца": "month", "месяцев": "month", "год": "year",
     "года": "year", "лет": "year",
 }  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Span:
-    """What a phrase refers to: the days from `start` (inclusive) to `end` (exclusive)."""
-
-    phrase: str
-    start: datetime
-    end: datetime
-
-    def label(self, russian: bool = False) -> str:
-        """The days in words: "3 August 2026", "August 2026", "2026", or a range; in
-        Russian with `russian` ("3 августа 2026", "август 2026")."""
-        days = (self.end - self.start).days
-        if days <= 1:
-            return _day_label(self.start, russian)
-        if self.start.day == 1 and 28 <= days <= 31:
-            if russian:
-                return f"{_RU_MONTH_NAMES[self.start.month - 1]} {self.start.year}"
-            return self.start.strftime("%B %Y")
-        if self.start.month == 1 and self.start.day == 1 and days >= 365:
-            return self.start.strftime("%Y")
-        last = self.end - timedelta(days=1)
-        return f"{_day_label(self.start, russian)} - {_day_label(last, russian)}"
-
-    def note(self) -> str | None:
-        """The note "phrase = date" for a phrase that needs it, in the phrase's language;
-        None for one that says its date already ("1 December 2026", "in March 2026")."""
-        label = self.label(russian=_CYRILLIC.search(self.phrase) is not None)
-        if set(_WORD.findall(label.lower())) <= set(_WORD.findall(self.phrase.lower())):
-            return None
-        return f"{self.phrase} = {label}"
-
-
-_RU_MONTH_NAMES = ("январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь "
-                   "декабрь").split()  # fmt: skip
-_RU_MONTHS_OF = ("января февраля марта апреля мая июня июля августа сентября октября ноября "
-                 "декабря").split()  # fmt: skip
-_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
-
-
-_RU_WEEKDAY_NAMES = "понедельник вторник среда четверг пятница суббота воскресенье".split()
-_RU_WEEKDAY_SHORT = "пн вт ср чт пт сб вс".split()
-
-
-def _day_label(day: datetime, russian: bool) -> str:
-    if russian:
-        return f"{day.day} {_RU_MONTHS_OF[day.month - 1]} {day.year}"
-    return day.strftime("%-d %B %Y")
-
-
-def day_name(day: datetime, russian: bool = False, *, short: bool = False) -> str:
-    """A day with its weekday, as a prompt gives it: "Sunday, 12 July 2026" ("Sun 12 Jul
-    2026" `short`), in Russian "воскресенье, 12 июля 2026" ("вс, 12 июля 2026")."""
-    if russian:
-        weekday = (_RU_WEEKDAY_SHORT if short else _RU_WEEKDAY_NAMES)[day.weekday()]
-        return f"{weekday}, {_day_label(day, True)}"
-    return day.strftime("%a %d %b %Y" if short else "%A, %d %B %Y")
 
 
 _WORD = re.compile(r"\w+")

@@ -14,10 +14,9 @@ import numpy as np
 from kuzya.embed.base import Embedder, normalise
 from kuzya.entities import mentions
 from kuzya.language import dates
-from kuzya.language.dates import Span
 from kuzya.language.text import ANAPHORA, tokens
 from kuzya.language.text import terms as index_terms
-from kuzya.model import Episode
+from kuzya.model import Episode, Span
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.entities.mentions import Mention
-from kuzya.language.dates import Span
 from kuzya.model import (
     Conversation,
     DiaryEntry,
@@ -25,7 +23,9 @@ from kuzya.model import (
     EntityChange,
     Episode,
     HistoryEvent,
+    Mention,
     Message,
+    Span,
 )
 
 if TYPE_CHECKING:  # the rows a namespace moves in refer to NewEpisode

@@ -14,9 +14,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from kuzya.clock import from_epoch, to_epoch
-from kuzya.entities.mentions import Mention
 from kuzya.errors import InvalidInput, NotFound
-from kuzya.model import Entity, EntityChange
+from kuzya.model import Entity, EntityChange, Mention
 from kuzya.store.base import Hit
 from kuzya.store.sqlite import graph, senses, views
 from kuzya.store.sqlite.base import SQLiteConnection, audience_key, placeholders

@@ -22,7 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from kuzya.entities.mentions import MAX_NAMES, Mention
+from kuzya.entities.mentions import MAX_NAMES
+from kuzya.model import Mention
 from kuzya.store.sqlite.base import (
     PER_AUDIENCE,
     newest_per_audience,

@@ -15,8 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.clock import from_epoch, to_epoch
-from kuzya.language.dates import Span
-from kuzya.model import Attachment, Episode
+from kuzya.model import Attachment, Episode, Span
 from kuzya.store.base import Hit
 from kuzya.store.sqlite.base import (
     PER_AUDIENCE,

@@ -19,11 +19,11 @@ import numpy.typing as npt
 
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.errors import InvalidInput, NotFound
-from kuzya.language.dates import Span
 from kuzya.model import (
     Conversation,
     Episode,
     HistoryEvent,
+    Span,
 )
 from kuzya.store.base import NewEpisode
 from kuzya.store.sqlite import graph
