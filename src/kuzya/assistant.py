@@ -17,6 +17,7 @@ from kuzya.errors import InvalidInput, LLMError
 from kuzya.facts import rules
 from kuzya.language import dates
 from kuzya.language.days import day_name
+from kuzya.language.sentences import sentences, whole
 from kuzya.language.text import STOP_WORDS, terms, tokens
 from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
 from kuzya.llm.structured import parse_json
@@ -51,15 +52,6 @@ TOOLS = (
 
 
 ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
-
-
-_SENTENCE_END = re.compile(r"[.!?…](?=\s|$)")
-
-
-def _whole_sentences(text: str) -> str:
-    """A reply cut off at the token limit, ended at its last full sentence (if it has one)."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)]
-    return text[: ends[-1]] if ends else text
 
 
 def _answer_text(text: str) -> str:
@@ -115,7 +107,7 @@ def _unstated(item: RecallItem, stated: Sequence[set[str]]) -> RecallItem | None
     None when nothing else is left."""
     if not stated:
         return item
-    parts = rules.sentences(item.text)
+    parts = sentences(item.text)
     kept = [p for p in parts if not any(set(terms(p)) <= fact for fact in stated)]
     if not kept:
         return None
@@ -404,7 +396,7 @@ class Assistant:
             if not result.tool_calls:
                 answer = _answer_text(result.text) if self.small_model else result.text
                 if result.finish_reason == "length":
-                    answer = _whole_sentences(answer.strip())
+                    answer = whole(answer.strip())
                 break
             messages.append(ChatMessage("assistant", result.text, result.tool_calls))
             for call in result.tool_calls:

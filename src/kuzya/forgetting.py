@@ -28,6 +28,7 @@ from kuzya.facts import rules
 from kuzya.facts.claims import DIGEST, value_key
 from kuzya.facts.schema import Forget
 from kuzya.facts.view import fold
+from kuzya.language.sentences import sentences
 from kuzya.language.text import terms
 from kuzya.model import Episode, is_assistant
 from kuzya.remember import analysed_one
@@ -223,12 +224,12 @@ class Eraser:
         state a forgotten claim."""
         done = Cut()
         for episode in episodes:
-            sentences = rules.sentences(episode.text)
-            kept = [s for s in sentences if not self._states(s, episode.speaker, words, keys)]
+            said = sentences(episode.text)
+            kept = [s for s in said if not self._states(s, episode.speaker, words, keys)]
             try:
                 if not kept:
                     done.deleted += self.delete([episode.id], actor)
-                elif len(kept) < len(sentences):
+                elif len(kept) < len(said):
                     done.stale += self.unstated(episode, " ".join(kept))
                     done.deleted += self.redact(episode, " ".join(kept), actor)
                     done.redacted += 1

@@ -17,6 +17,7 @@ from kuzya.errors import LLMError
 from kuzya.facts import rules
 from kuzya.facts.claims import Found, dated
 from kuzya.facts.schema import ATTRIBUTES, OPEN_NAME, OPEN_NAME_LENGTH, Claim, Forget
+from kuzya.language.sentences import sentences
 from kuzya.language.text import terms
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.llm.structured import structured
@@ -145,8 +146,7 @@ def digest(episodes: Sequence[Episode], llm: LLM | None) -> Digest:
         if subject.lower() in {"i", "me", "speaker", "user", "я"}:
             subject = episode.speaker
         emphatic = any(
-            rules.ALWAYS.search(s) and value.lower() in s.lower()
-            for s in rules.sentences(episode.text)
+            rules.ALWAYS.search(s) and value.lower() in s.lower() for s in sentences(episode.text)
         )
         claim = dated(Claim(subject, fact.attribute, value, fact.negated, emphatic), episode)
         found.append(Found(episode, claim, origin))
@@ -195,7 +195,7 @@ def parts(episode: Episode, size: int = PART_WORDS) -> list[Episode]:
         return [episode]
     pieces: list[list[str]] = [[]]
     used = 0
-    for sentence in rules.sentences(episode.text):
+    for sentence in sentences(episode.text):
         words = len(sentence.split())
         if pieces[-1] and used + words > size:
             pieces.append([])

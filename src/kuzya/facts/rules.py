@@ -59,6 +59,7 @@ from kuzya.facts import (
     rules_ru,
 )
 from kuzya.facts.schema import Claim, Forget
+from kuzya.language.sentences import sentences
 from kuzya.language.text import STOP_WORDS
 
 
@@ -114,10 +115,6 @@ ALWAYS = re.compile(
     r"|неизменно)(?!\w)",
     re.I,
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'»”)]*\s+|\s*\n+\s*")
-_ABBREVIATION = re.compile(
-    r"\b(?:mr|mrs|ms|dr|st|prof|jr|sr|vs|etc|e\.g|i\.e|tel|г|ул|д|кв|стр|корп|пр|пос)\.$", re.I
-)
 _TAG_QUESTION = re.compile(r",\s*[^,?]{0,30}\?+[\s\"'»”]*$")
 _CONTACTS = tuple(
     re.compile(pattern, re.I)
@@ -134,18 +131,6 @@ _CONTACTS = tuple(
 
 def _grammar(text: str) -> _Grammar:
     return rules_ru if _CYRILLIC.search(text) else rules_en
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of a text, not cut after an abbreviation ("Dr. Smith", "ул. Ленина")."""
-    found, start = [], 0
-    for match in _SENTENCE_END.finditer(text):
-        if "\n" not in match.group(0) and _ABBREVIATION.search(text[start : match.start()]):
-            continue  # "Dr. Smith", "St. Petersburg"
-        found.append(text[start : match.start()])
-        start = match.end()
-    found.append(text[start:])
-    return [sentence.strip() for sentence in found if sentence.strip()]
 
 
 def _statement(grammar: _Grammar, sentence: str) -> str:

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from kuzya.embed.base import Embedder
-from kuzya.facts.rules import sentences
+from kuzya.language.sentences import closed, sentences
 from kuzya.language.text import terms
 from kuzya.model import RecallItem
 
@@ -75,7 +75,7 @@ def cut(
         while index not in chosen and used + len(parts[index].split()) <= room:
             chosen.add(index)
             used += len(parts[index].split())
-            if _SENTENCE_END.search(parts[index]) or index + 1 == len(parts):
+            if closed(parts[index]) or index + 1 == len(parts):
                 break
             index += 1
     if not chosen:  # even the best piece is too long: its first words
@@ -114,7 +114,6 @@ def _passage(item: RecallItem, parts: Sequence[str], chosen: set[int]) -> Recall
 
 _CLAUSE = re.compile(r"(?<=[,;:—])\s+")
 _QUESTION = re.compile(r"\?[\"'»”)]*$")
-_SENTENCE_END = re.compile(r"[.!?…][\"'»”)]*$")
 
 
 def _pieces(text: str, longest: int) -> list[str]:
@@ -177,23 +176,23 @@ def low_content(text: str) -> bool:
     return all(_QUESTION.search(sentence) for sentence in sentences(text))
 
 
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+|\s+(?=\[)")  # an image caption "[...]" counts as one
+_CAPTION = re.compile(r"\s+(?=\[)")  # an image caption "[...]" is a sentence of its own
 
 
 def trimmed(item: RecallItem, min_terms: int) -> RecallItem:
     """The turn without its sentences that state nothing: fewer than `min_terms` distinct
     terms, or a question back. A turn with nothing else is kept whole."""
-    sentences = [s for s in _SENTENCE.split(item.text) if s.strip()]
-    if min_terms <= 0 or len(sentences) < 2:
+    said = [part for s in sentences(item.text) for part in _CAPTION.split(s) if part.strip()]
+    if min_terms <= 0 or len(said) < 2:
         return item
     kept = [
         i
-        for i, sentence in enumerate(sentences)
+        for i, sentence in enumerate(said)
         if sentence.startswith("[")
         or (len(set(terms(sentence))) >= min_terms and not sentence.endswith("?"))
     ]
-    if not kept or len(kept) == len(sentences):
+    if not kept or len(kept) == len(said):
         return item
-    parts = [sentences[i] if i == 0 or i - 1 in kept else f"… {sentences[i]}" for i in kept]
-    text = " ".join(parts) + ("" if kept[-1] == len(sentences) - 1 else " …")
+    parts = [said[i] if i == 0 or i - 1 in kept else f"… {said[i]}" for i in kept]
+    text = " ".join(parts) + ("" if kept[-1] == len(said) - 1 else " …")
     return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))

@@ -4,7 +4,6 @@ closest to the conversation's centroid, first sentence each, in time order."""
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
@@ -13,20 +12,20 @@ import numpy as np
 
 from kuzya.embed.base import Embedder
 from kuzya.errors import LLMError
+from kuzya.language.sentences import spans
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.model import DiaryEntry, Episode
 from kuzya.store.base import NewDiaryEntry, Store
 
 EXTRACTIVE = "extractive"
 KINDS = ("conversation", "day", "period")  # what an entry summarises
-_FIRST_SENTENCE = re.compile(r"^(.{20,}?[.!?…])(\s|$)")
 _MAX_WORDS = 30
 
 
 def _clip(text: str) -> str:
-    match = _FIRST_SENTENCE.match(text)
-    sentence = match.group(1) if match else text
-    words = sentence.split()
+    """The text's first sentences, up to 20 characters at least, in at most 30 words."""
+    ends = [end for _, end in spans(text)]
+    words = text[: next((end for end in ends if end >= 20), len(text))].split()
     return " ".join(words[:_MAX_WORDS]) + (" …" if len(words) > _MAX_WORDS else "")
 
 
