@@ -20,8 +20,8 @@ import pytest
 
 from kuzya import Memory
 from kuzya.embed import Embedder
+from kuzya.entities.graph import decayed
 from kuzya.entities.mentions import mentions
-from kuzya.store.sqlite.graph import decayed
 from kuzya.testing import HashEmbedder
 from tests.entities.store_view import by_key, query, walked
 

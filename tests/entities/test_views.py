@@ -16,8 +16,8 @@ import pytest
 
 from kuzya import Memory
 from kuzya.embed import Embedder
+from kuzya.entities.graph import NEIGHBOURS, decayed, linked_pairs
 from kuzya.entities.mentions import MAX_NAMES
-from kuzya.store.sqlite.graph import NEIGHBOURS, decayed, linked_pairs
 from kuzya.validate import MAX_MESSAGE_CHARS
 from tests.entities.store_view import by_key, query
 

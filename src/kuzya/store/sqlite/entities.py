@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from kuzya.clock import from_epoch, to_epoch
+from kuzya.entities.graph import seeded
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.model import Entity, EntityChange, Mention
 from kuzya.store.base import Hit
@@ -42,11 +43,12 @@ class EntityTables(SQLiteConnection):
     ) -> list[Hit]:
         with self._lock:
             visible = self._visible_audiences(namespace, participants)
-            activation = dict.fromkeys(graph.entity_ids(self._db, namespace, keys), 1.0)
-            for episode_id, entities in graph.entities_of(self._db, list(seeds)).items():
-                for entity in entities:
-                    activation[entity] = max(activation.get(entity, 0.0), seeds[episode_id])
-            spread = graph.spread(
+            activation = seeded(
+                graph.entity_ids(self._db, namespace, keys),
+                graph.entities_of(self._db, list(seeds)),
+                seeds,
+            )
+            spread = graph.activated(
                 self._db, namespace, activation, visible, to_epoch(now), self.half_life
             )
             return graph.episodes_of(self._db, spread, visible, k)

@@ -6,22 +6,32 @@ audience and episode that taught it, an association the audience of the episodes
 names it links. What a group is shown is computed from the rows its members may see
 (`kuzya.store.sqlite.views`).
 
-An association grows by one each time two entities are named close together in a
-message (Hebbian) and decays exponentially (half-life). A weight is kept at its latest
-time u; a contribution made at t counts amount * 0.5 ** ((u - t) / half_life) there, so
-additions commute and deleting an episode subtracts exactly what it added.
+The rules that weigh and spread associations are `kuzya.entities.graph`'s; here they
+meet the tables.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import math
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from kuzya.entities.graph import (
+    LATEST_MENTIONS,
+    SENSE_MENTIONS,
+    STRONGEST_EDGES,
+    added,
+    decayed,
+    episode_scores,
+    linked_pairs,
+    most_active,
+    nearest_sense,
+    ordered,
+    spread,
+)
 from kuzya.entities.mentions import MAX_NAMES
 from kuzya.model import Mention
 from kuzya.store.sqlite.base import (
@@ -30,23 +40,6 @@ from kuzya.store.sqlite.base import (
     placeholders,
     visible_audiences,
 )
-
-LATEST_MENTIONS = 200  # per activated entity, in graph search
-MOST_ACTIVE = 8  # activated entities whose mentions graph search reads
-STRONGEST_EDGES = 300  # associations one step of spreading activation follows
-# A name is associated with this many names after it in the text: linear work per
-# message, and every pair in a message of up to NEIGHBOURS + 1 names.
-NEIGHBOURS = 5
-NEGLIGIBLE = 1e-6  # a weight below this, once contributions are taken back, is dropped
-
-
-def decayed(weight: float, since: float, now: float, half_life: float) -> float:
-    return float(weight * 0.5 ** (max(0.0, now - since) / half_life))
-
-
-def linked_pairs(ids: Sequence[int]) -> list[tuple[int, int]]:
-    """Entities of one message (in text order) that an association links."""
-    return [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 : i + 1 + NEIGHBOURS]]
 
 
 def strengthen(
@@ -60,31 +53,23 @@ def strengthen(
 ) -> None:
     """Add `amount` made at `at` to each pair's weight; a negative amount takes an
     earlier addition back (a weight that falls to nothing is dropped)."""
-    for a, b in pairs:
-        a, b = min(a, b), max(a, b)
-        if a == b:
-            continue
+    for a, b in ordered(pairs):
         row = db.execute(
             "SELECT weight, updated_at FROM associations "
             "WHERE namespace = ? AND audience_id = ? AND a = ? AND b = ?",
             (namespace, audience_id, a, b),
         ).fetchone()
-        if row is None and amount <= 0:
-            continue
-        updated = at if row is None else max(at, row[1])
-        weight = decayed(amount, at, updated, half_life)
-        if row is not None:
-            weight += decayed(row[0], row[1], updated, half_life)
-        if weight < NEGLIGIBLE:
+        kept = added(None if row is None else (row[0], row[1]), amount, at, half_life)
+        if kept is None and row is not None:
             db.execute(
                 "DELETE FROM associations WHERE namespace = ? AND audience_id = ? AND a = ? "
                 "AND b = ?",
                 (namespace, audience_id, a, b),
             )
-        else:
+        elif kept is not None:
             db.execute(
                 "INSERT OR REPLACE INTO associations VALUES (?, ?, ?, ?, ?, ?)",
-                (namespace, audience_id, a, b, weight, updated),
+                (namespace, audience_id, a, b, *kept),
             )
 
 
@@ -144,21 +129,18 @@ def _sense(
     """Of several entities sharing a name, the one whose recent mentions (those the
     message's audience may see) are most like this message."""
     visible = _supersets(db, audience_id)
-    best, best_score = senses[0], -2.0
-    for entity_id in senses:
-        rows = db.execute(
-            "SELECT e.embedding FROM mentions m JOIN episodes e ON e.id = m.episode_id "
-            f"WHERE m.entity_id = ? AND m.audience_id IN ({placeholders(visible)}) "
-            "ORDER BY m.episode_id DESC LIMIT 50",
-            (entity_id, *visible),
-        ).fetchall()
-        if not rows:
-            continue
-        centroid = np.mean([np.frombuffer(r[0], dtype=np.float32) for r in rows], axis=0)
-        score = float(centroid @ vector) / (float(np.linalg.norm(centroid)) or 1.0)
-        if score > best_score:
-            best, best_score = entity_id, score
-    return best
+    query = (
+        "SELECT e.embedding FROM mentions m JOIN episodes e ON e.id = m.episode_id "
+        f"WHERE m.entity_id = ? AND m.audience_id IN ({placeholders(visible)}) "
+        "ORDER BY m.episode_id DESC LIMIT ?"
+    )
+    recent = {
+        entity_id: [np.frombuffer(row[0], dtype=np.float32)
+                    for row in db.execute(query, (entity_id, *visible, SENSE_MENTIONS))]
+        for entity_id in senses
+    }  # fmt: skip
+    best = nearest_sense(recent, vector)
+    return senses[0] if best is None else best
 
 
 def _entity(
@@ -372,7 +354,7 @@ def entities_of(db: sqlite3.Connection, episode_ids: Sequence[int]) -> dict[int,
     return found
 
 
-def spread(
+def activated(
     db: sqlite3.Connection,
     namespace: str,
     seeds: Mapping[int, float],
@@ -380,12 +362,8 @@ def spread(
     now: float,
     half_life: float,
 ) -> dict[int, float]:
-    """One step of spreading activation over the associations the audience may use.
-
-    What an entity passes on is divided by its total association weight, so that a hub
-    linked to everything hands each neighbour only a little. Only the strongest edges
-    (by stored weight) are followed.
-    """
+    """One step of spreading activation over the strongest associations (by stored
+    weight) the audience may use."""
     if not seeds or not visible:
         return dict(seeds)
     ids = list(seeds)
@@ -396,19 +374,7 @@ def spread(
         "ORDER BY weight DESC LIMIT ?",
         (namespace, *visible, *ids, *ids, STRONGEST_EDGES),
     ).fetchall()
-    out_weight: dict[int, float] = {}
-    edges: list[tuple[int, int, float]] = []
-    for a, b, weight, updated in rows:
-        w = decayed(weight, updated, now, half_life)
-        for source, target in ((a, b), (b, a)):
-            if source in seeds:
-                edges.append((source, target, w))
-                out_weight[source] = out_weight.get(source, 0.0) + w
-    activation = dict(seeds)
-    for source, target, w in edges:
-        share = seeds[source] * w / (1.0 + out_weight[source])
-        activation[target] = activation.get(target, 0.0) + share
-    return activation
+    return spread(seeds, rows, now, half_life)
 
 
 def episodes_of(
@@ -418,10 +384,9 @@ def episodes_of(
     carry, entities with fewer visible mentions counting more."""
     if not activation or not visible:
         return []
-    scores: dict[int, float] = {}
-    strongest = sorted(activation.items(), key=lambda pair: -pair[1])[:MOST_ACTIVE]
+    mentioned = []
     within = f"audience_id IN ({placeholders(visible)})"
-    for entity_id, strength in strongest:
+    for entity_id, strength in most_active(activation):
         mentions = db.execute(
             f"SELECT COALESCE(SUM(mentions), 0) FROM entity_counts WHERE entity_id = ? "
             f"AND {within}",
@@ -441,10 +406,8 @@ def episodes_of(
                 "ORDER BY episode_id DESC LIMIT ?",
                 (entity_id, *visible, LATEST_MENTIONS),
             ).fetchall()
-        score = strength / math.log(2.0 + mentions)
-        for (episode_id,) in rows:
-            scores[int(episode_id)] = scores.get(int(episode_id), 0.0) + score
-    return sorted(scores.items(), key=lambda pair: -pair[1])[:k]
+        mentioned.append((strength, int(mentions), [int(row[0]) for row in rows]))
+    return episode_scores(mentioned, k)
 
 
 def faded(
