@@ -28,9 +28,11 @@ from kuzya.model import (
 from kuzya.store.base import NewEpisode
 from kuzya.store.sqlite import graph
 from kuzya.store.sqlite.base import audience_key, placeholders
+from kuzya.store.sqlite.diary import DiaryTables
 from kuzya.store.sqlite.entities import EntityTables
-from kuzya.store.sqlite.facts import FactTables, forget_claims
+from kuzya.store.sqlite.facts import ClaimTables, forget_claims
 from kuzya.store.sqlite.files import one_line_errors
+from kuzya.store.sqlite.jobs import JobTables
 from kuzya.store.sqlite.operations import Operations
 from kuzya.store.sqlite.search import EPISODE_COLUMNS, index_text
 from kuzya.store.sqlite.transfer import TransferTables
@@ -48,7 +50,7 @@ def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | N
 
 
 @one_line_errors
-class SQLiteStore(EntityTables, FactTables, TransferTables, Operations):
+class SQLiteStore(EntityTables, ClaimTables, DiaryTables, JobTables, TransferTables, Operations):
     """Store port over one SQLite file. Thread-safe; one connection guarded by a lock.
     Every SQLite failure leaves its methods as a one-line `StoreError`."""
 
