@@ -18,7 +18,7 @@ import pytest
 from kuzya.embed import Embedder
 from kuzya.errors import StoreError
 from kuzya.memory import Memory
-from kuzya.store.sqlite.migrations import APPLICATION_ID, SCHEMA_VERSION
+from kuzya.store.sqlite.schema import APPLICATION_ID, SCHEMA_VERSION
 from kuzya.store.sqlite.store import SQLiteStore
 
 SRC = Path(__file__).resolve().parents[2] / "src"

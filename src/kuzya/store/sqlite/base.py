@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from kuzya.errors import InvalidInput, StoreError
 from kuzya.store.sqlite.files import access, check_ours, store_error
-from kuzya.store.sqlite.migrations import migrate, stale
+from kuzya.store.sqlite.schema import migrate, stale
 from kuzya.store.sqlite.vectors import VectorIndex
 
 VISIBLE_KEPT = 4096  # sets of participants whose visible audiences are kept
@@ -170,7 +170,7 @@ class SQLiteConnection:
         if not rows and not self.read_only:
             with self._write() as db:
                 db.execute(
-                    "INSERT OR IGNORE INTO meta VALUES ('embedder', ?), ('dim', ?)",
+                    "INSERT INTO meta VALUES ('embedder', ?), ('dim', ?) ON CONFLICT DO NOTHING",
                     (name, str(dim)),
                 )
             self.bind_embedder(name, dim)  # another process may have bound it first
@@ -212,14 +212,13 @@ class SQLiteConnection:
         if row is not None:
             return int(row[0])
         audience_id = db.execute(
-            "INSERT INTO audiences (namespace, key) VALUES (?, ?)", (namespace, key)
-        ).lastrowid
-        assert audience_id is not None
+            "INSERT INTO audiences (namespace, key) VALUES (?, ?) RETURNING id", (namespace, key)
+        ).fetchone()[0]
         db.executemany(
             "INSERT INTO audience_members VALUES (?, ?)",
             [(audience_id, member) for member in sorted(set(members))],
         )
-        return audience_id
+        return int(audience_id)
 
     def _members_of(self, audience_id: int) -> frozenset[str]:
         members = self._members.get(audience_id)

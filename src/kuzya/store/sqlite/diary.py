@@ -16,7 +16,9 @@ from kuzya.model import DiaryEntry
 from kuzya.store.base import NewDiaryEntry
 from kuzya.store.sqlite.base import SQLiteConnection, placeholders
 
-_DIARY_COLUMNS = "id, kind, key, level, text, start, end, audience_id, sources, origin, created_at"
+_DIARY_COLUMNS = (
+    'id, kind, key, level, text, start, "end", audience_id, sources, origin, created_at'
+)
 
 
 class DiaryTables(SQLiteConnection):
@@ -42,10 +44,11 @@ class DiaryTables(SQLiteConnection):
         with self._write() as db:
             audience_id = self._audience_id(db, namespace, new.audience)
             entry_id = db.execute(
-                "INSERT INTO diary (namespace, kind, key, level, text, start, end, audience_id, "
-                "sources, origin, created_at, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, ?) ON CONFLICT (namespace, kind, key, level, audience_id) DO UPDATE SET "
-                "text = excluded.text, start = excluded.start, end = excluded.end, "
+                'INSERT INTO diary (namespace, kind, key, level, text, start, "end", '
+                "audience_id, sources, origin, created_at, embedding) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (namespace, kind, key, level, audience_id) DO UPDATE SET "
+                'text = excluded.text, start = excluded.start, "end" = excluded."end", '
                 "sources = excluded.sources, origin = excluded.origin, "
                 "created_at = excluded.created_at, embedding = excluded.embedding, "
                 "compressed_into = NULL RETURNING id",
@@ -64,6 +67,11 @@ class DiaryTables(SQLiteConnection):
                     new.vector.astype(np.float32).tobytes(),
                 ),
             ).fetchone()[0]
+            db.execute("DELETE FROM diary_sources WHERE diary_id = ?", (entry_id,))
+            db.executemany(
+                "INSERT INTO diary_sources VALUES (?, ?)",
+                [(entry_id, source) for source in sorted(set(new.sources))],
+            )
             for covered in new.covers:
                 db.execute(
                     "UPDATE diary SET compressed_into = ? WHERE id = ? AND namespace = ?",
@@ -88,7 +96,7 @@ class DiaryTables(SQLiteConnection):
         with self._lock:
             if covering is not None:
                 where.append(
-                    "EXISTS (SELECT 1 FROM json_each(sources) WHERE value IN "
+                    "id IN (SELECT diary_id FROM diary_sources WHERE episode_id IN "
                     f"({placeholders(covering)}))"
                 )
                 params.extend(covering)
@@ -105,7 +113,7 @@ class DiaryTables(SQLiteConnection):
             if uncompressed:
                 where.append("compressed_into IS NULL")
             if before is not None:
-                where.append("end < ?")
+                where.append('"end" < ?')
                 params.append(to_epoch(before))
             if ids is not None:
                 where.append(f"id IN ({placeholders(ids)})")
@@ -134,9 +142,10 @@ class DiaryTables(SQLiteConnection):
     def stale_diary_sources(self, namespace: str) -> list[int]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT DISTINCT s.value FROM diary d, json_each(d.sources) s "
-                "LEFT JOIN episodes e ON e.id = s.value WHERE d.namespace = ? "
-                "AND (e.id IS NULL OR e.updated_at > d.created_at) ORDER BY s.value",
+                "SELECT DISTINCT s.episode_id FROM diary d "
+                "JOIN diary_sources s ON s.diary_id = d.id "
+                "LEFT JOIN episodes e ON e.id = s.episode_id WHERE d.namespace = ? "
+                "AND (e.id IS NULL OR e.updated_at > d.created_at) ORDER BY s.episode_id",
                 (namespace,),
             ).fetchall()
         return [int(row[0]) for row in rows]

@@ -128,11 +128,10 @@ class EntityTables(SQLiteConnection):
     ) -> int:  # fmt: skip
         change = db.execute(
             "INSERT INTO entity_history (namespace, event, entity_id, detail, at) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?) RETURNING id",
             (namespace, event, entity_id, json.dumps(detail, ensure_ascii=False), at),
-        ).lastrowid
-        assert change is not None
-        return change
+        ).fetchone()[0]
+        return int(change)
 
     def merge_entities(
         self,

@@ -99,10 +99,10 @@ class ClaimTables(SQLiteConnection):
                         f"no memory {claim.episode_id} in namespace {namespace!r} to claim from"
                     )
                 added += db.execute(
-                    "INSERT OR IGNORE INTO claims (namespace, episode_id, subject, attribute, "
+                    "INSERT INTO claims (namespace, episode_id, subject, attribute, "
                     "value, value_key, negated, statement, said_at, audience_id, origin, "
                     "recorded_at, embedding, own_embedding, emphatic) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (
                         namespace,
                         claim.episode_id,

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 from kuzya.errors import StoreError
-from kuzya.store.sqlite.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from kuzya.store.sqlite.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 _HEADER = b"SQLite format 3\x00"
 

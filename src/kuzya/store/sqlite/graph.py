@@ -41,6 +41,15 @@ from kuzya.store.sqlite.base import (
     visible_audiences,
 )
 
+UPSERT_ASSOCIATION = (
+    "INSERT INTO associations VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, audience_id, a, b) "
+    "DO UPDATE SET weight = excluded.weight, updated_at = excluded.updated_at"
+)
+UPSERT_ALIAS = (
+    "INSERT INTO entity_aliases VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, speaker, "
+    "alias, audience_id, episode_id) DO UPDATE SET entity_id = excluded.entity_id"
+)
+
 
 def strengthen(
     db: sqlite3.Connection,
@@ -67,10 +76,7 @@ def strengthen(
                 (namespace, audience_id, a, b),
             )
         elif kept is not None:
-            db.execute(
-                "INSERT OR REPLACE INTO associations VALUES (?, ?, ?, ?, ?, ?)",
-                (namespace, audience_id, a, b, *kept),
-            )
+            db.execute(UPSERT_ASSOCIATION, (namespace, audience_id, a, b, *kept))
 
 
 def contribute(db: sqlite3.Connection, episode_id: int, sign: float, half_life: float) -> None:
@@ -90,7 +96,7 @@ def contribute(db: sqlite3.Connection, episode_id: int, sign: float, half_life: 
 def count(db: sqlite3.Connection, audience_id: int, entity_id: int, delta: int) -> None:
     """Keep the mention count of an entity in an audience (no row: none)."""
     db.execute(
-        "INSERT INTO entity_counts VALUES (?, ?, ?) ON CONFLICT DO UPDATE "
+        "INSERT INTO entity_counts VALUES (?, ?, ?) ON CONFLICT (audience_id, entity_id) DO UPDATE "
         "SET mentions = mentions + excluded.mentions",
         (audience_id, entity_id, delta),
     )
@@ -108,10 +114,10 @@ def new_entity(db: sqlite3.Connection, namespace: str, key: str) -> int:
         (namespace, key),
     ).fetchone()[0]
     entity_id = db.execute(
-        "INSERT INTO entities (namespace, key, sense) VALUES (?, ?, ?)", (namespace, key, sense)
-    ).lastrowid
-    assert entity_id is not None
-    return entity_id
+        "INSERT INTO entities (namespace, key, sense) VALUES (?, ?, ?) RETURNING id",
+        (namespace, key, sense),
+    ).fetchone()[0]
+    return int(entity_id)
 
 
 def _supersets(db: sqlite3.Connection, audience_id: int) -> list[int]:
@@ -163,7 +169,7 @@ def _entity(
         entity_id = senses[0] if len(senses) == 1 else _sense(db, senses, vector, audience_id)
     if mention.relation:
         db.execute(
-            "INSERT OR REPLACE INTO entity_aliases VALUES (?, ?, ?, ?, ?, ?)",
+            UPSERT_ALIAS,
             (namespace, speaker, f"my {mention.relation}", audience_id, episode_id, entity_id),
         )
     return entity_id
@@ -270,9 +276,9 @@ def reinforce(
         return
     logged = db.execute(
         "INSERT INTO reinforcements (namespace, audience_id, entities, amount, at) "
-        "VALUES (?, ?, ?, 0.5, ?)",
+        "VALUES (?, ?, ?, 0.5, ?) RETURNING id",
         (namespace, audience_id, json.dumps(together), now),
-    ).lastrowid
+    ).fetchone()[0]
     db.executemany(
         "INSERT INTO reinforcement_sources VALUES (?, ?)", [(e, logged) for e in by_episode]
     )

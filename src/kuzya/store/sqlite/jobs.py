@@ -55,7 +55,9 @@ class JobTables(SQLiteConnection):
             if row is not None and row[0] != holder and row[3] > now and _alive(row[1], row[2]):
                 return f"pid {row[2]} on {row[1]}"
             db.execute(
-                "INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO leases VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (namespace, name) DO "
+                "UPDATE SET holder = excluded.holder, host = excluded.host, pid = excluded.pid, "
+                "expires_at = excluded.expires_at",
                 (namespace, name, holder, socket.gethostname(), os.getpid(), now + seconds),
             )
         return None

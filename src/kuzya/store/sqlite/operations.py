@@ -55,8 +55,8 @@ _ORPHANS = (
      "(SELECT 1 FROM episodes e WHERE e.id = d.source_id) OR NOT EXISTS "
      "(SELECT 1 FROM episodes e WHERE e.id = d.episode_id)"),
     ("diary entries citing deleted messages",
-     "SELECT COUNT(DISTINCT d.id) FROM diary d, json_each(d.sources) s WHERE NOT EXISTS "
-     "(SELECT 1 FROM episodes e WHERE e.id = s.value)"),
+     "SELECT COUNT(DISTINCT s.diary_id) FROM diary_sources s WHERE NOT EXISTS "
+     "(SELECT 1 FROM episodes e WHERE e.id = s.episode_id)"),
 )  # fmt: skip
 
 

@@ -78,8 +78,8 @@ def merge(
     _retarget(db, namespace, undo["aliases"], target)
     if undo["key"] != _key(db, target):
         db.executemany(
-            "INSERT OR REPLACE INTO entity_aliases VALUES (?, '', ?, ?, ?, ?)",
-            [(namespace, undo["key"], moved[e], e, target) for e in episodes],
+            graph.UPSERT_ALIAS,
+            [(namespace, "", undo["key"], moved[e], e, target) for e in episodes],
         )
     graph.erase_unmentioned(db, namespace, [source])
     return undo

@@ -115,7 +115,8 @@ class SQLiteStore(EntityTables, ClaimTables, DiaryTables, JobTables, TransferTab
         episode_id = db.execute(
             "INSERT INTO episodes (namespace, conversation, speaker, text, attachments, "
             "metadata, said_at, stored_at, audience_id, position, embedding, events, "
-            "event_start, event_end, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "event_start, event_end, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "RETURNING id",
             (
                 namespace,
                 msg.conversation,
@@ -131,8 +132,7 @@ class SQLiteStore(EntityTables, ClaimTables, DiaryTables, JobTables, TransferTab
                 *_event_columns(new.events),
                 msg.key,
             ),
-        ).lastrowid
-        assert episode_id is not None
+        ).fetchone()[0]
         index_text(db, namespace, episode_id, audience_id, new.terms)
         graph.record(db, namespace, (episode_id, audience_id, msg.speaker), said_at, new.mentions,
                      new.vector, self.half_life)  # fmt: skip
@@ -141,11 +141,11 @@ class SQLiteStore(EntityTables, ClaimTables, DiaryTables, JobTables, TransferTab
             (namespace, episode_id),
         )
         db.executemany(
-            "INSERT OR IGNORE INTO derivations VALUES (?, ?)",
+            "INSERT INTO derivations VALUES (?, ?) ON CONFLICT DO NOTHING",
             [(episode_id, source) for source in msg.derived_from],
         )
         self._log(db, namespace, episode_id, "ADD", None, msg.text, msg.speaker, stored_at)
-        return episode_id
+        return int(episode_id)
 
     def _log(
         self,

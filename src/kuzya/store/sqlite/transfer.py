@@ -172,7 +172,8 @@ class TransferTables(SearchTables):
     def put_entity_graph(self, namespace: str, graph: EntityGraph) -> None:
         with self._write() as db:
             db.executemany(
-                "INSERT OR IGNORE INTO entities (namespace, key, sense) VALUES (?, ?, ?)",
+                "INSERT INTO entities (namespace, key, sense) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
                 [(namespace, key, sense) for key, sense in graph.entities],
             )
             ids: dict[EntityRef, int] = {
@@ -184,7 +185,7 @@ class TransferTables(SearchTables):
             self._put_mentions(db, graph.mentions, ids)
             audience = {a: self._audience_id(db, namespace, sorted(a)) for a in _audiences(graph)}
             db.executemany(
-                "INSERT OR REPLACE INTO entity_aliases VALUES (?, ?, ?, ?, ?, ?)",
+                graph_tables.UPSERT_ALIAS,
                 [
                     (
                         namespace,
@@ -198,7 +199,7 @@ class TransferTables(SearchTables):
                 ],
             )
             db.executemany(
-                "INSERT OR REPLACE INTO associations VALUES (?, ?, ?, ?, ?, ?)",
+                graph_tables.UPSERT_ASSOCIATION,
                 [
                     (
                         namespace,
@@ -225,8 +226,8 @@ class TransferTables(SearchTables):
             ).fetchone()
             entity_id = ids[mention.entity]
             if db.execute(
-                "INSERT OR IGNORE INTO mentions (entity_id, episode_id, audience_id, rank, name, "
-                "kind) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO mentions (entity_id, episode_id, audience_id, rank, name, kind) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (entity_id, mention.episode_id, audience_id, rank, mention.name, mention.kind),
             ).rowcount:
                 graph_tables.count(db, int(audience_id), entity_id, 1)
@@ -257,7 +258,7 @@ class TransferTables(SearchTables):
                 row,
             ).fetchone()
         db.executemany(
-            "INSERT OR IGNORE INTO reinforcement_sources VALUES (?, ?)",
+            "INSERT INTO reinforcement_sources VALUES (?, ?) ON CONFLICT DO NOTHING",
             [(episode, found[0]) for episode in logged.sources],
         )
 
