@@ -7,66 +7,20 @@ file; a batch is acknowledged only after its COMMIT returns.
 
 from __future__ import annotations
 
-import json
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.errors import InvalidInput, StoreError
+from kuzya.errors import StoreError
+from kuzya.store.sql.tables import Tables
 from kuzya.store.sqlite.files import access, check_ours, store_error
 from kuzya.store.sqlite.schema import migrate, stale
 from kuzya.store.sqlite.vectors import VectorIndex
-
-VISIBLE_KEPT = 4096  # sets of participants whose visible audiences are kept
-
-
-def audience_key(members: Sequence[str]) -> str:
-    return json.dumps(sorted(set(members)), ensure_ascii=False)
-
-
-def placeholders(values: Sequence[Any]) -> str:
-    return ",".join("?" * len(values))
-
-
-PER_AUDIENCE = 16  # up to this many visible audiences, the newest rows are read per audience
-
-
-def newest_per_audience(
-    db: sqlite3.Connection,
-    sql: str,
-    head: tuple[Any, ...],
-    visible: Sequence[int],
-    limit: int,
-    key: Callable[[Any], Any],
-) -> list[Any]:
-    """The `limit` newest rows (by `key`) over the audiences, each audience's read by
-    `sql` (parameters: *head, its id, limit) from an index that starts with it."""
-    rows = [row for audience in visible for row in db.execute(sql, (*head, audience, limit))]
-    return sorted(rows, key=key, reverse=True)[:limit]
-
-
-def visible_audiences(
-    db: sqlite3.Connection, namespace: str, participants: Sequence[str]
-) -> list[int]:
-    """Audiences that include every present participant (the privacy rule)."""
-    present = sorted(set(participants))
-    if not present:
-        raise InvalidInput("recall needs the participants present (at least one)")
-    rows = db.execute(
-        "SELECT m.audience_id FROM audience_members m "
-        "JOIN audiences a ON a.id = m.audience_id "
-        f"WHERE a.namespace = ? AND m.participant IN ({placeholders(present)}) "
-        "GROUP BY m.audience_id HAVING COUNT(*) = ?",
-        (namespace, *present, len(present)),
-    )
-    return [int(row[0]) for row in rows]
 
 
 def _retry_while_busy(action: Callable[[], None], timeout: float) -> None:
@@ -86,9 +40,11 @@ def _retry_while_busy(action: Callable[[], None], timeout: float) -> None:
             pause = min(pause * 2, 0.25)
 
 
-class SQLiteConnection:
+class SQLiteConnection(Tables):
     """One SQLite file and what every part of the store shares. Thread-safe; one
     connection guarded by a lock."""
+
+    _db: sqlite3.Connection
 
     def __init__(
         self,
@@ -104,8 +60,9 @@ class SQLiteConnection:
         created when `create` (its folder must exist); `read_only=None` opens read-only
         what cannot be written. Another application's file, or a newer Kuzya's store, is
         refused unchanged (`kuzya.store.sqlite.files`)."""
+        super().__init__(half_life_days)
         self.path = Path(path)
-        self.half_life = half_life_days * 86400.0  # of association weights, in seconds
+        self.location = str(path)
         self.timeout = timeout
         if str(path) == ":memory:":
             uri, self.read_only = ":memory:", False
@@ -127,10 +84,6 @@ class SQLiteConnection:
         except StoreError:
             self._db.close()
             raise
-        self._lock = threading.RLock()
-        self._members: dict[int, frozenset[str]] = {}
-        self._visible_for: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-        self._newest_audience: int | None = None
         self._vectors: VectorIndex | None = None
 
     def _prepare(self, durable: bool) -> None:
@@ -148,33 +101,9 @@ class SQLiteConnection:
         self._db.execute("PRAGMA secure_delete = ON")  # deleted text is overwritten
         migrate(self._db)
 
-    # -- lifecycle and metadata -------------------------------------------------------
+    # -- lifecycle ---------------------------------------------------------------------
 
-    @property
-    def embedder_name(self) -> str | None:
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-        return None if row is None else str(row[0])
-
-    def bind_embedder(self, name: str, dim: int) -> None:
-        """Tie the store to the embedder its vectors come from (recorded on first use; a
-        read-only open only checks)."""
-        rows = dict(
-            self._db.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')")
-        )
-        if rows and (rows.get("embedder") != name or rows.get("dim") != str(dim)):
-            raise InvalidInput(
-                f"store {self.path} was built with embedder {rows.get('embedder')!r} "
-                f"({rows.get('dim')}-d); open it with that embedder, or use a new store "
-                f"for {name!r}"
-            )
-        if not rows and not self.read_only:
-            with self._write() as db:
-                db.execute(
-                    "INSERT INTO meta VALUES ('embedder', ?), ('dim', ?) ON CONFLICT DO NOTHING",
-                    (name, str(dim)),
-                )
-            self.bind_embedder(name, dim)  # another process may have bound it first
-            return
+    def _bound(self, dim: int) -> None:
         self._vectors = VectorIndex(dim)
 
     def close(self) -> None:
@@ -201,65 +130,6 @@ class SQLiteConnection:
                 if isinstance(exc, sqlite3.Error):
                     raise store_error(exc, self.path) from exc
                 raise
-
-    # -- audiences ----------------------------------------------------------------------
-
-    def _audience_id(self, db: sqlite3.Connection, namespace: str, members: Sequence[str]) -> int:
-        key = audience_key(members)
-        row = db.execute(
-            "SELECT id FROM audiences WHERE namespace = ? AND key = ?", (namespace, key)
-        ).fetchone()
-        if row is not None:
-            return int(row[0])
-        audience_id = db.execute(
-            "INSERT INTO audiences (namespace, key) VALUES (?, ?) RETURNING id", (namespace, key)
-        ).fetchone()[0]
-        db.executemany(
-            "INSERT INTO audience_members VALUES (?, ?)",
-            [(audience_id, member) for member in sorted(set(members))],
-        )
-        return int(audience_id)
-
-    def _members_of(self, audience_id: int) -> frozenset[str]:
-        members = self._members.get(audience_id)
-        if members is None:
-            members = frozenset(
-                row[0]
-                for row in self._db.execute(
-                    "SELECT participant FROM audience_members WHERE audience_id = ?",
-                    (audience_id,),
-                )
-            )
-            self._members[audience_id] = members
-        return members
-
-    def _visible_audiences(self, namespace: str, participants: Sequence[str]) -> list[int]:
-        """Audiences that include every present participant (the privacy rule), kept for
-        the next call: an audience's members never change and audiences are never
-        deleted, so the answers stay right until a new audience appears (its id is then
-        the highest), and none is kept from inside a write transaction, whose new
-        audiences may roll back."""
-        with self._lock:
-            newest = self._db.execute("SELECT MAX(id) FROM audiences").fetchone()[0]
-            if newest != self._newest_audience:
-                self._visible_for.clear()
-                self._newest_audience = newest
-            key = (namespace, tuple(sorted(set(participants))))
-            found = self._visible_for.get(key)
-            if found is None:
-                found = visible_audiences(self._db, namespace, participants)
-                if not self._db.in_transaction:
-                    if len(self._visible_for) >= VISIBLE_KEPT:
-                        self._visible_for.clear()
-                    self._visible_for[key] = found
-            return list(found)
-
-    def _audience_filter(
-        self, namespace: str, participants: Sequence[str], column: str = "audience_id"
-    ) -> tuple[str, list[Any]]:
-        """The privacy rule as a WHERE condition on `column`, with its parameters."""
-        visible = self._visible_audiences(namespace, participants)
-        return f"{column} IN ({placeholders(visible)})", list(visible)
 
     # -- vector index -------------------------------------------------------------------
 

@@ -1,33 +1,20 @@
-"""Reading episodes and the searches of the SQLite store: dense (exact, over the visible
-rows), full text (FTS5 with scope tokens per namespace and audience), recency, time
-windows and neighbouring turns. Every search applies the privacy rule in its query."""
+"""The searches of the SQLite store that need its own indexes: dense (exact, over the
+visible rows of the vector index) and full text (FTS5 with scope tokens per namespace
+and audience). Every search applies the privacy rule in its query."""
 
 from __future__ import annotations
 
 import hashlib
-import json
-import sqlite3
 from collections.abc import Sequence
-from datetime import datetime
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.clock import from_epoch, to_epoch
-from kuzya.model import Attachment, Episode, Span
-from kuzya.store.base import Hit
-from kuzya.store.sqlite.base import (
-    PER_AUDIENCE,
-    SQLiteConnection,
-    newest_per_audience,
-    placeholders,
-)
+from kuzya.store.base import Hit, NewEpisode
+from kuzya.store.sql.reading import EpisodeReads
+from kuzya.store.sql.tables import Connection, placeholders
+from kuzya.store.sqlite.base import SQLiteConnection
 
-EPISODE_COLUMNS = (
-    "id, namespace, conversation, speaker, text, attachments, metadata, "
-    "said_at, stored_at, updated_at, audience_id, position, events"
-)
 # Full-text postings read per query at most: frequent terms carry little weight and
 # cost the most, so they are dropped first (bounds latency on large stores).
 _MAX_POSTINGS = 6_000
@@ -37,25 +24,12 @@ _MAX_POSTINGS = 6_000
 _MAX_SCOPE_TOKENS = 64
 
 
-def _json(value: str) -> Any:
-    """JSON text to a value; the common empty cases skip the parser."""
-    if value == "[]":
-        return []
-    return {} if value == "{}" else json.loads(value)
-
-
-def _events_from_json(value: str) -> tuple[Span, ...]:
-    return tuple(
-        Span(e["phrase"], from_epoch(e["start"]), from_epoch(e["end"])) for e in _json(value)
-    )
-
-
 def namespace_token(namespace: str) -> str:
     return "n" + hashlib.blake2b(namespace.encode(), digest_size=8).hexdigest()
 
 
 def index_text(
-    db: sqlite3.Connection, namespace: str, episode_id: int, audience_id: int, terms: str
+    db: Connection, namespace: str, episode_id: int, audience_id: int, terms: str
 ) -> None:
     """Full-text row: the terms, and scope tokens for its namespace and audience."""
     db.execute(
@@ -64,41 +38,27 @@ def index_text(
     )
 
 
-class SearchTables(SQLiteConnection):
+class SearchTables(SQLiteConnection, EpisodeReads):
     """Episode rows and the search side of the store port."""
 
-    def _episode(self, row: sqlite3.Row | tuple[Any, ...]) -> Episode:
-        attachments = tuple(Attachment(**a) for a in _json(row[5]))
-        return Episode(
-            id=int(row[0]),
-            namespace=row[1],
-            conversation=row[2],
-            speaker=row[3],
-            text=row[4],
-            attachments=attachments,
-            metadata=_json(row[6]),
-            said_at=from_epoch(row[7]),
-            stored_at=from_epoch(row[8]),
-            updated_at=None if row[9] is None else from_epoch(row[9]),
-            audience=self._members_of(int(row[10])),
-            position=int(row[11]),
-            events=_events_from_json(row[12]),
+    def _index_episode(
+        self, db: Connection, namespace: str, episode_id: int, audience_id: int, new: NewEpisode
+    ) -> None:
+        index_text(db, namespace, episode_id, audience_id, new.terms)
+        db.execute(
+            "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
+            (namespace, episode_id),
         )
 
-    def _episodes(
-        self, namespace: str, ids: Sequence[int], visible: Sequence[int] | None = None
-    ) -> list[Episode]:
-        # Unary + keeps the planner on rowid lookups instead of scanning a namespace index.
-        where, params = f"id IN ({placeholders(ids)}) AND +namespace = ?", [*ids, namespace]
-        if visible is not None:
-            where += f" AND +audience_id IN ({placeholders(visible)})"
-            params.extend(visible)
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE {where}", params
-            ).fetchall()
-            by_id = {int(row[0]): self._episode(row) for row in rows}
-        return [by_id[i] for i in ids if i in by_id]
+    def _unindex_episode(self, db: Connection, namespace: str, episode_id: int) -> None:
+        db.execute("DELETE FROM episodes_fts WHERE rowid = ?", (episode_id,))
+        db.execute(
+            "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'remove')",
+            (namespace, episode_id),
+        )
+
+    def _after_write(self) -> None:
+        self._sync()
 
     def dense_search(
         self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
@@ -166,75 +126,6 @@ class SearchTables(SQLiteConnection):
                 break
             kept.append(term)
         return kept
-
-    def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]:
-        with self._lock:
-            visible = self._visible_audiences(namespace, participants)
-            if len(visible) <= PER_AUDIENCE:
-                rows = newest_per_audience(
-                    self._db,
-                    "SELECT id, said_at FROM episodes WHERE audience_id = ? "
-                    "ORDER BY said_at DESC, id DESC LIMIT ?",
-                    (), visible, k, lambda row: (row[1], row[0]),
-                )  # fmt: skip
-            else:
-                rows = self._db.execute(
-                    "SELECT id, said_at FROM episodes WHERE namespace = ? "
-                    f"AND +audience_id IN ({placeholders(visible)}) "
-                    "ORDER BY said_at DESC, id DESC LIMIT ?",
-                    (namespace, *visible, k),
-                ).fetchall()
-        return [(int(row[0]), float(row[1])) for row in rows]
-
-    def window_search(
-        self,
-        namespace: str,
-        start: datetime,
-        end: datetime,
-        participants: Sequence[str],
-        k: int,
-    ) -> list[Hit]:
-        low, high = to_epoch(start), to_epoch(end)
-        with self._lock:
-            visible = self._visible_audiences(namespace, participants)
-            rows = self._db.execute(
-                "SELECT id, said_at FROM episodes WHERE namespace = ? AND ("
-                "(said_at >= ? AND said_at < ?) OR (event_start < ? AND event_end > ?)) "
-                f"AND +audience_id IN ({placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
-                (namespace, low, high, high, low, *visible, k),
-            ).fetchall()
-        return [(int(row[0]), float(row[1])) for row in rows]
-
-    def fetch(
-        self, namespace: str, ids: Sequence[int], participants: Sequence[str]
-    ) -> list[Episode]:
-        if not ids:
-            return []
-        with self._lock:
-            return self._episodes(namespace, ids, self._visible_audiences(namespace, participants))
-
-    def neighbours(
-        self, namespace: str, episodes: Sequence[Episode], span: int, participants: Sequence[str]
-    ) -> list[Episode]:
-        if not episodes or span <= 0:
-            return []
-        given = {e.id for e in episodes}
-        # Each clause matches the (namespace, conversation, position) index on its own, so
-        # the planner unions index ranges instead of scanning the namespace.
-        around = " OR ".join(
-            "(namespace = ? AND conversation = ? AND position BETWEEN ? AND ?)" for _ in episodes
-        )
-        params: list[Any] = []
-        for e in episodes:
-            params.extend((namespace, e.conversation, e.position - span, e.position + span))
-        with self._lock:
-            visible = self._visible_audiences(namespace, participants)
-            rows = self._db.execute(
-                f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE ({around}) "
-                f"AND +audience_id IN ({placeholders(visible)})",
-                (*params, *visible),
-            ).fetchall()
-            return [self._episode(row) for row in rows if int(row[0]) not in given]
 
     def matching(
         self, namespace: str, terms: Sequence[str], participants: Sequence[str]

@@ -8,10 +8,10 @@ import time
 from datetime import datetime
 
 from kuzya.clock import from_epoch, to_epoch
-from kuzya.store.sqlite.base import SQLiteConnection
+from kuzya.store.sql.tables import Tables
 
 
-class JobTables(SQLiteConnection):
+class JobTables(Tables):
     """The consolidation jobs' side of the store port."""
 
     def job_position(self, namespace: str, job: str) -> int:

@@ -8,7 +8,6 @@ of the whole namespace.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -18,11 +17,11 @@ from kuzya.entities.graph import seeded
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.model import Entity, EntityChange, Mention
 from kuzya.store.base import Hit
-from kuzya.store.sqlite import graph, senses, views
-from kuzya.store.sqlite.base import SQLiteConnection, audience_key, placeholders
+from kuzya.store.sql import graph, senses, views
+from kuzya.store.sql.tables import Connection, Tables, audience_key, placeholders
 
 
-class EntityTables(SQLiteConnection):
+class EntityTables(Tables):
     """The entity side of the store port."""
 
     def gazetteer(
@@ -123,7 +122,7 @@ class EntityTables(SQLiteConnection):
         return [] if row is None else [int(row[0])]
 
     def _history(
-        self, db: sqlite3.Connection, namespace: str, event: str, entity_id: int,
+        self, db: Connection, namespace: str, event: str, entity_id: int,
         detail: Mapping[str, object], at: float,
     ) -> int:  # fmt: skip
         change = db.execute(

@@ -6,16 +6,15 @@ a new sense is chosen by the context of its mentions)."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kuzya.store.sqlite import graph, views
-from kuzya.store.sqlite.base import placeholders
+from kuzya.store.sql import graph, views
+from kuzya.store.sql.tables import Connection, placeholders
 
 
 def move_mentions(
-    db: sqlite3.Connection, episodes: Sequence[int], source: int, target: int, half_life: float
+    db: Connection, episodes: Sequence[int], source: int, target: int, half_life: float
 ) -> None:
     """The mentions of `source` in these episodes become mentions of `target` (dropped
     where the episode names `target` too), associations following them."""
@@ -40,12 +39,12 @@ def move_mentions(
         graph.contribute(db, episode_id, 1.0, half_life)
 
 
-def _key(db: sqlite3.Connection, entity_id: int) -> str:
+def _key(db: Connection, entity_id: int) -> str:
     return str(db.execute("SELECT key FROM entities WHERE id = ?", (entity_id,)).fetchone()[0])
 
 
 def merge(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     source: int,
     target: int,
@@ -86,7 +85,7 @@ def merge(
 
 
 def _retarget(
-    db: sqlite3.Connection, namespace: str, aliases: Sequence[Sequence[Any]], entity_id: int
+    db: Connection, namespace: str, aliases: Sequence[Sequence[Any]], entity_id: int
 ) -> None:
     db.executemany(
         "UPDATE entity_aliases SET entity_id = ? WHERE namespace = ? AND speaker = ? "
@@ -96,7 +95,7 @@ def _retarget(
 
 
 def unmerge(
-    db: sqlite3.Connection, namespace: str, target: int, undo: Mapping[str, Any], half_life: float
+    db: Connection, namespace: str, target: int, undo: Mapping[str, Any], half_life: float
 ) -> int:
     """Give a merged entity back the mentions and aliases it had before the merge;
     returns its id (a new one if it was erased). Later mentions stay with the target."""
@@ -116,7 +115,7 @@ def unmerge(
 
 
 def split(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     entity_id: int,
     episodes: Sequence[int],

@@ -4,13 +4,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.model import Conversation
-from kuzya.store.base import NewEpisode
 from kuzya.store.portable import (
     AliasRow,
     AssociationRow,
@@ -21,23 +18,18 @@ from kuzya.store.portable import (
     ReinforcementRow,
     RestoredEpisode,
 )
-from kuzya.store.sqlite import graph as graph_tables
-from kuzya.store.sqlite.base import audience_key, placeholders
-from kuzya.store.sqlite.search import EPISODE_COLUMNS, SearchTables
+from kuzya.store.sql import graph as graph_tables
+from kuzya.store.sql.episodes import EpisodeWrites
+from kuzya.store.sql.reading import EPISODE_COLUMNS
+from kuzya.store.sql.tables import Connection, audience_key, placeholders
 
 
 def _audiences(graph: EntityGraph) -> set[frozenset[str]]:
     return {row.audience for rows in (graph.aliases, graph.associations) for row in rows}
 
 
-class TransferTables(SearchTables):
+class TransferTables(EpisodeWrites):
     """The transfer side of the store port."""
-
-    if TYPE_CHECKING:  # SQLiteStore's, which stores one episode inside a write
-
-        def _insert(
-            self, db: sqlite3.Connection, namespace: str, new: NewEpisode, stored_at: float
-        ) -> int: ...
 
     def kept_episodes(self, namespace: str, after: int, limit: int) -> list[KeptEpisode]:
         with self._lock:
@@ -166,7 +158,7 @@ class TransferTables(SearchTables):
                     ),
                 )
                 ids.append(episode_id)
-        self._sync()
+        self._after_write()
         return ids
 
     def put_entity_graph(self, namespace: str, graph: EntityGraph) -> None:
@@ -216,7 +208,7 @@ class TransferTables(SearchTables):
                 self._put_reinforcement(db, namespace, logged, ids)
 
     def _put_mentions(
-        self, db: sqlite3.Connection, mentions: Sequence[MentionRow], ids: dict[EntityRef, int]
+        self, db: Connection, mentions: Sequence[MentionRow], ids: dict[EntityRef, int]
     ) -> None:
         ranks: dict[int, int] = {}
         for mention in mentions:
@@ -234,7 +226,7 @@ class TransferTables(SearchTables):
 
     def _put_reinforcement(
         self,
-        db: sqlite3.Connection,
+        db: Connection,
         namespace: str,
         logged: ReinforcementRow,
         ids: dict[EntityRef, int],

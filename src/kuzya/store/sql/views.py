@@ -4,12 +4,11 @@ admin view of everything in the namespace."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from kuzya.model import Entity
-from kuzya.store.sqlite.base import placeholders
+from kuzya.store.sql.tables import Connection, placeholders
 
 
 def _within(visible: Sequence[int] | None, column: str) -> tuple[str, list[Any]]:
@@ -19,7 +18,7 @@ def _within(visible: Sequence[int] | None, column: str) -> tuple[str, list[Any]]
 
 
 def gazetteer(
-    db: sqlite3.Connection, namespace: str, speaker: str, visible: Sequence[int]
+    db: Connection, namespace: str, speaker: str, visible: Sequence[int]
 ) -> dict[str, str]:
     """Alias -> entity key for the names the visible episodes mention, with the aliases
     they taught on top (a merge's, then the speaker's own "my brother"); of two aliases
@@ -41,9 +40,7 @@ def gazetteer(
     return known
 
 
-def first_written(
-    db: sqlite3.Connection, entity_id: int, visible: Sequence[int] | None
-) -> tuple[str, str]:
+def first_written(db: Connection, entity_id: int, visible: Sequence[int] | None) -> tuple[str, str]:
     """The entity's name as first written, and the first kind a mention gave it."""
     where, params = _within(visible, "audience_id")
     name = db.execute(
@@ -58,7 +55,7 @@ def first_written(
     return ("" if name is None else name[0]), ("name" if kind is None else kind[0])
 
 
-def entities(db: sqlite3.Connection, namespace: str, visible: Sequence[int] | None) -> list[Entity]:
+def entities(db: Connection, namespace: str, visible: Sequence[int] | None) -> list[Entity]:
     """Entities with a visible mention: visible counts, names, kinds and aliases; the
     senses of one name numbered in the order they were made."""
     where, params = _within(visible, "c.audience_id")
@@ -84,9 +81,7 @@ def entities(db: sqlite3.Connection, namespace: str, visible: Sequence[int] | No
     return found
 
 
-def mentioned_in(
-    db: sqlite3.Connection, entity_id: int, visible: Sequence[int] | None
-) -> list[int]:
+def mentioned_in(db: Connection, entity_id: int, visible: Sequence[int] | None) -> list[int]:
     """Episodes of the visible audiences that mention the entity, oldest first."""
     where, params = _within(visible, "audience_id")
     return [int(r[0]) for r in db.execute(

@@ -14,14 +14,14 @@ import numpy.typing as npt
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.model import DiaryEntry
 from kuzya.store.base import NewDiaryEntry
-from kuzya.store.sqlite.base import SQLiteConnection, placeholders
+from kuzya.store.sql.tables import Tables, placeholders
 
 _DIARY_COLUMNS = (
     'id, kind, key, level, text, start, "end", audience_id, sources, origin, created_at'
 )
 
 
-class DiaryTables(SQLiteConnection):
+class DiaryTables(Tables):
     """The diary side of the store port."""
 
     def _diary_entry(self, row: tuple[Any, ...]) -> DiaryEntry:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Sequence
 from datetime import datetime
@@ -14,7 +13,7 @@ import numpy.typing as npt
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.errors import InvalidInput
 from kuzya.store.base import NewClaim, StoredClaim
-from kuzya.store.sqlite.base import SQLiteConnection, placeholders
+from kuzya.store.sql.tables import Connection, Tables, placeholders
 
 _CLAIM_COLUMNS = (
     "id, episode_id, subject, attribute, value, value_key, negated, statement, said_at, "
@@ -23,7 +22,7 @@ _CLAIM_COLUMNS = (
 Vectors = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
 
 
-def bump(db: sqlite3.Connection, namespace: str, name: str) -> None:
+def bump(db: Connection, namespace: str, name: str) -> None:
     """Move a namespace's version counter on (see `claims_version`)."""
     db.execute(
         "INSERT INTO versions VALUES (?, ?, 1) ON CONFLICT (namespace, name) "
@@ -33,7 +32,7 @@ def bump(db: sqlite3.Connection, namespace: str, name: str) -> None:
 
 
 def forget_claims(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     where: str,
     params: Sequence[Any],
@@ -60,7 +59,7 @@ def forget_claims(
     return len(ids)
 
 
-class ClaimTables(SQLiteConnection):
+class ClaimTables(Tables):
     """The claim side of the store port."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -4,7 +4,7 @@ Every derived row carries the audience of the episodes it was learned from: a me
 its episode's audience (with the name and kind as written there), a relation alias the
 audience and episode that taught it, an association the audience of the episodes whose
 names it links. What a group is shown is computed from the rows its members may see
-(`kuzya.store.sqlite.views`).
+(`kuzya.store.sql.views`).
 
 The rules that weigh and spread associations are `kuzya.entities.graph`'s; here they
 meet the tables.
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -34,8 +33,9 @@ from kuzya.entities.graph import (
 )
 from kuzya.entities.mentions import MAX_NAMES
 from kuzya.model import Mention
-from kuzya.store.sqlite.base import (
+from kuzya.store.sql.tables import (
     PER_AUDIENCE,
+    Connection,
     newest_per_audience,
     placeholders,
     visible_audiences,
@@ -52,7 +52,7 @@ UPSERT_ALIAS = (
 
 
 def strengthen(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     audience_id: int,
     pairs: Iterable[tuple[int, int]],
@@ -79,7 +79,7 @@ def strengthen(
             db.execute(UPSERT_ASSOCIATION, (namespace, audience_id, a, b, *kept))
 
 
-def contribute(db: sqlite3.Connection, episode_id: int, sign: float, half_life: float) -> None:
+def contribute(db: Connection, episode_id: int, sign: float, half_life: float) -> None:
     """Add (+1) or take back (-1) what an episode's mentions give the associations."""
     row = db.execute(
         "SELECT namespace, audience_id, said_at FROM episodes WHERE id = ?", (episode_id,)
@@ -93,7 +93,7 @@ def contribute(db: sqlite3.Connection, episode_id: int, sign: float, half_life: 
     strengthen(db, row[0], int(row[1]), linked_pairs(ids), row[2], sign, half_life)
 
 
-def count(db: sqlite3.Connection, audience_id: int, entity_id: int, delta: int) -> None:
+def count(db: Connection, audience_id: int, entity_id: int, delta: int) -> None:
     """Keep the mention count of an entity in an audience (no row: none)."""
     db.execute(
         "INSERT INTO entity_counts VALUES (?, ?, ?) ON CONFLICT (audience_id, entity_id) DO UPDATE "
@@ -107,7 +107,7 @@ def count(db: sqlite3.Connection, audience_id: int, entity_id: int, delta: int) 
         )
 
 
-def new_entity(db: sqlite3.Connection, namespace: str, key: str) -> int:
+def new_entity(db: Connection, namespace: str, key: str) -> int:
     """A new entity, or a new sense of a name that already has one."""
     sense = db.execute(
         "SELECT COALESCE(MAX(sense) + 1, 0) FROM entities WHERE namespace = ? AND key = ?",
@@ -120,7 +120,7 @@ def new_entity(db: sqlite3.Connection, namespace: str, key: str) -> int:
     return int(entity_id)
 
 
-def _supersets(db: sqlite3.Connection, audience_id: int) -> list[int]:
+def _supersets(db: Connection, audience_id: int) -> list[int]:
     """Audiences that include everyone of this one: what its members may all see."""
     namespace = db.execute("SELECT namespace FROM audiences WHERE id = ?", (audience_id,))
     members = db.execute(
@@ -129,9 +129,7 @@ def _supersets(db: sqlite3.Connection, audience_id: int) -> list[int]:
     return visible_audiences(db, namespace.fetchone()[0], [r[0] for r in members])
 
 
-def _sense(
-    db: sqlite3.Connection, senses: Sequence[int], vector: np.ndarray, audience_id: int
-) -> int:
+def _sense(db: Connection, senses: Sequence[int], vector: np.ndarray, audience_id: int) -> int:
     """Of several entities sharing a name, the one whose recent mentions (those the
     message's audience may see) are most like this message."""
     visible = _supersets(db, audience_id)
@@ -150,7 +148,7 @@ def _sense(
 
 
 def _entity(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     mention: Mention,
     episode: tuple[int, int, str],
@@ -176,7 +174,7 @@ def _entity(
 
 
 def _link(
-    db: sqlite3.Connection,
+    db: Connection,
     linked: Mapping[int, Mention],
     episode_id: int,
     audience_id: int,
@@ -193,7 +191,7 @@ def _link(
 
 
 def record(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     episode: tuple[int, int, str],
     said_at: float,
@@ -211,7 +209,7 @@ def record(
 
 
 def add_mentions(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     episode_id: int,
     found: Sequence[Mention],
@@ -245,9 +243,7 @@ def add_mentions(
     return len(linked)
 
 
-def set_kinds(
-    db: sqlite3.Connection, namespace: str, episode_id: int, kinds: Mapping[str, str]
-) -> int:
+def set_kinds(db: Connection, namespace: str, episode_id: int, kinds: Mapping[str, str]) -> int:
     """Give an episode's mentions still of the generic kind ("name") a kind by key;
     returns how many."""
     typed = 0
@@ -261,7 +257,7 @@ def set_kinds(
 
 
 def reinforce(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     audience_id: int,
     episode_ids: Sequence[int],
@@ -286,7 +282,7 @@ def reinforce(
     strengthen(db, namespace, audience_id, pairs, now, 0.5, half_life)
 
 
-def _take_back_reinforcements(db: sqlite3.Connection, episode_id: int, half_life: float) -> None:
+def _take_back_reinforcements(db: Connection, episode_id: int, half_life: float) -> None:
     rows = db.execute(
         "SELECT r.id, r.namespace, r.audience_id, r.entities, r.amount, r.at "
         "FROM reinforcements r JOIN reinforcement_sources s ON s.reinforcement_id = r.id "
@@ -300,7 +296,7 @@ def _take_back_reinforcements(db: sqlite3.Connection, episode_id: int, half_life
         db.execute("DELETE FROM reinforcements WHERE id = ?", (logged,))
 
 
-def forget_mentions(db: sqlite3.Connection, episode_id: int, half_life: float) -> None:
+def forget_mentions(db: Connection, episode_id: int, half_life: float) -> None:
     """Unlink a stored episode and take back what it added: its associations (also those
     of recalls it was part of), the aliases it taught; an entity no longer mentioned
     anywhere is erased (its name must not outlive the words it came from)."""
@@ -319,7 +315,7 @@ def forget_mentions(db: sqlite3.Connection, episode_id: int, half_life: float) -
         erase_unmentioned(db, rows[0][2], [int(r[0]) for r in rows])
 
 
-def erase_unmentioned(db: sqlite3.Connection, namespace: str, ids: Sequence[int]) -> None:
+def erase_unmentioned(db: Connection, namespace: str, ids: Sequence[int]) -> None:
     """Erase those of the entities no episode mentions, with everything about them."""
     orphans = [i for i in ids if db.execute(
         "SELECT 1 FROM entity_counts WHERE entity_id = ? LIMIT 1", (i,)
@@ -336,7 +332,7 @@ def erase_unmentioned(db: sqlite3.Connection, namespace: str, ids: Sequence[int]
     db.execute(f"DELETE FROM entity_history WHERE entity_id IN ({marks})", orphans)
 
 
-def entity_ids(db: sqlite3.Connection, namespace: str, keys: Sequence[str]) -> list[int]:
+def entity_ids(db: Connection, namespace: str, keys: Sequence[str]) -> list[int]:
     """Ids of the entities (every sense) of the given keys."""
     if not keys:
         return []
@@ -347,7 +343,7 @@ def entity_ids(db: sqlite3.Connection, namespace: str, keys: Sequence[str]) -> l
     return [int(r[0]) for r in rows]
 
 
-def entities_of(db: sqlite3.Connection, episode_ids: Sequence[int]) -> dict[int, list[int]]:
+def entities_of(db: Connection, episode_ids: Sequence[int]) -> dict[int, list[int]]:
     if not episode_ids:
         return {}
     found: dict[int, list[int]] = {}
@@ -361,7 +357,7 @@ def entities_of(db: sqlite3.Connection, episode_ids: Sequence[int]) -> dict[int,
 
 
 def activated(
-    db: sqlite3.Connection,
+    db: Connection,
     namespace: str,
     seeds: Mapping[int, float],
     visible: Sequence[int],
@@ -384,7 +380,7 @@ def activated(
 
 
 def episodes_of(
-    db: sqlite3.Connection, activation: Mapping[int, float], visible: Sequence[int], k: int
+    db: Connection, activation: Mapping[int, float], visible: Sequence[int], k: int
 ) -> list[tuple[int, float]]:
     """Visible episodes that mention activated entities, scored by the activation they
     carry, entities with fewer visible mentions counting more."""
@@ -417,7 +413,7 @@ def episodes_of(
 
 
 def faded(
-    db: sqlite3.Connection, namespace: str, now: float, half_life: float, below: float
+    db: Connection, namespace: str, now: float, half_life: float, below: float
 ) -> list[tuple[int, int, int]]:
     """Associations (audience, a, b) whose decayed weight is below `below` at `now`."""
     return [
@@ -430,9 +426,7 @@ def faded(
     ]
 
 
-def prune(
-    db: sqlite3.Connection, namespace: str, now: float, half_life: float, below: float
-) -> int:
+def prune(db: Connection, namespace: str, now: float, half_life: float, below: float) -> int:
     """Delete associations whose decayed weight fell below `below`, and the log of
     reinforcements that added less than that by now; returns how many associations."""
     spent = [
