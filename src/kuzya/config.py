@@ -25,6 +25,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="KUZYA_", extra="forbid")
 
     db: Path = Field(default_factory=default_db)
+    database_url: str | None = None  # a PostgreSQL server (postgresql://…) instead of `db`
     namespace: str = "default"
     embedder: str = DEFAULT_EMBEDDER  # "use" or "st:<sentence-transformers model>"
     durable: bool = True  # every write is synced to disk before it returns
@@ -36,6 +37,11 @@ class Settings(BaseSettings):
     # where llama.cpp's threads wait for each other
     llm_threads: int | None = Field(default=None, ge=1)
     ner: bool = False  # sleep runs spaCy / natasha NER (pip install 'kuzya[ner]')
+
+    @property
+    def store(self) -> str | Path:
+        """Where the memory lives: the PostgreSQL URL if one is set, else the file."""
+        return self.database_url or self.db
 
     @property
     def sleeps_with(self) -> str:

@@ -42,7 +42,7 @@ from kuzya.sleep import diary
 from kuzya.sleep.sleeper import Sleeper, SleepReport
 from kuzya.sleep.worker import SleepWorker
 from kuzya.store.base import Store
-from kuzya.store.sqlite.store import SQLiteStore
+from kuzya.store.opening import is_url, open_store
 
 DEFAULT_CONVERSATION = "default"
 MAX_LIMIT = 1000
@@ -97,21 +97,24 @@ class Memory:
         create: bool = True,
         read_only: bool | None = None,
     ) -> Memory:
-        """Open a SQLite store file (checked before any model loads), creating it if
-        `create`, read-only if `read_only` or when it cannot be written. What is not given
+        """Open a store: a SQLite file (checked before any model loads), created if
+        `create`, read-only if `read_only` or when it cannot be written; or a PostgreSQL
+        database named by its URL (`postgresql://…`). What is not given
         comes from KUZYA_* variables (`kuzya.config`); `llm` is the model sleep uses
         (KUZYA_SLEEP_LLM, else KUZYA_LLM), `llm="none"` consolidates by rules."""
+        url = str(path) if is_url(str(path)) else None
         config = read_settings(
-            db=path,
+            db=None if url else path,
+            database_url=url,
             namespace=namespace,
             embedder=embedder if isinstance(embedder, str) else None,
             durable=durable,
             sleep_llm=llm if isinstance(llm, str) else None,
             ner=ner if isinstance(ner, bool) else None,
         )
-        if config.db == default_db() and create:
+        if config.store == default_db() and create:
             config.db.parent.mkdir(parents=True, exist_ok=True)
-        store = SQLiteStore(config.db, durable=config.durable, create=create, read_only=read_only)
+        store = open_store(config.store, durable=config.durable, create=create, read_only=read_only)
         try:
             if embedder is None or isinstance(embedder, str):
                 embedder = load_embedder(config.embedder)

@@ -26,7 +26,7 @@ def bump(db: Connection, namespace: str, name: str) -> None:
     """Move a namespace's version counter on (see `claims_version`)."""
     db.execute(
         "INSERT INTO versions VALUES (?, ?, 1) ON CONFLICT (namespace, name) "
-        "DO UPDATE SET value = value + 1",
+        "DO UPDATE SET value = versions.value + 1",
         (namespace, name),
     )
 

@@ -102,10 +102,11 @@ class EpisodeWrites(EpisodeReads):
         everyone = set(msg.participants) | set(json.loads(row[1]) if row else [])
         db.execute(
             "INSERT INTO conversations VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (namespace, id) DO "
-            "UPDATE SET messages = messages + 1, last_at = CASE WHEN excluded.last_at > last_at "
-            "THEN excluded.last_at ELSE last_at END, "
-            "started_at = CASE WHEN excluded.started_at < started_at THEN excluded.started_at "
-            "ELSE started_at END, "
+            "UPDATE SET messages = conversations.messages + 1, "
+            "last_at = CASE WHEN excluded.last_at > conversations.last_at "
+            "THEN excluded.last_at ELSE conversations.last_at END, "
+            "started_at = CASE WHEN excluded.started_at < conversations.started_at "
+            "THEN excluded.started_at ELSE conversations.started_at END, "
             "participants = excluded.participants",
             (namespace, msg.conversation, said_at, said_at, audience_key(sorted(everyone))),
         )

@@ -97,7 +97,7 @@ def count(db: Connection, audience_id: int, entity_id: int, delta: int) -> None:
     """Keep the mention count of an entity in an audience (no row: none)."""
     db.execute(
         "INSERT INTO entity_counts VALUES (?, ?, ?) ON CONFLICT (audience_id, entity_id) DO UPDATE "
-        "SET mentions = mentions + excluded.mentions",
+        "SET mentions = entity_counts.mentions + excluded.mentions",
         (audience_id, entity_id, delta),
     )
     if delta < 0:

@@ -26,7 +26,8 @@ class JobTables(Tables):
         with self._write() as db:
             db.execute(
                 "INSERT INTO job_cursors VALUES (?, ?, ?) ON CONFLICT (namespace, job) "
-                "DO UPDATE SET position = max(position, excluded.position)",
+                "DO UPDATE SET position = CASE WHEN excluded.position > job_cursors.position "
+                "THEN excluded.position ELSE job_cursors.position END",
                 (namespace, job, position),
             )
 
@@ -41,7 +42,8 @@ class JobTables(Tables):
         with self._write() as db:
             db.execute(
                 "INSERT INTO sleep_clock VALUES (?, ?) ON CONFLICT (namespace) "
-                "DO UPDATE SET now = max(now, excluded.now)",
+                "DO UPDATE SET now = CASE WHEN excluded.now > sleep_clock.now "
+                "THEN excluded.now ELSE sleep_clock.now END",
                 (namespace, to_epoch(now)),
             )
 

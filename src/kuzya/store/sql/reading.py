@@ -34,6 +34,24 @@ def _events_from_json(value: str) -> tuple[Span, ...]:
     )
 
 
+# Full-text postings read per query at most: frequent terms carry little weight and
+# cost the most, so they are dropped first (bounds latency on large stores).
+MAX_POSTINGS = 6_000
+
+
+def affordable_terms(frequency: dict[str, int]) -> list[str]:
+    """Of the query's terms found in the index (term -> documents holding it), the
+    rarest first, until the postings to read would exceed the bound."""
+    kept: list[str] = []
+    postings = 0
+    for term in sorted(frequency, key=lambda t: (frequency[t], t)):
+        postings += frequency[term]
+        if kept and postings > MAX_POSTINGS:
+            break
+        kept.append(term)
+    return kept
+
+
 class EpisodeReads(Tables):
     """Episode rows as episodes, and the searches that need no index of their own."""
 
@@ -58,8 +76,9 @@ class EpisodeReads(Tables):
     def _episodes(
         self, namespace: str, ids: Sequence[int], visible: Sequence[int] | None = None
     ) -> list[Episode]:
-        # Unary + keeps the planner on rowid lookups instead of scanning a namespace index.
-        where, params = f"id IN ({placeholders(ids)}) AND +namespace = ?", [*ids, namespace]
+        # An expression (namespace || '', +audience_id) keeps the planner on id lookups
+        # instead of scanning a namespace index.
+        where, params = f"id IN ({placeholders(ids)}) AND namespace || '' = ?", [*ids, namespace]
         if visible is not None:
             where += f" AND +audience_id IN ({placeholders(visible)})"
             params.extend(visible)

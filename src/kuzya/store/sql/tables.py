@@ -3,12 +3,13 @@ audiences that carry the privacy rule."""
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from kuzya.errors import InvalidInput, StoreError
 
@@ -41,12 +42,43 @@ class Connection(Protocol):
 VISIBLE_KEPT = 4096  # sets of participants whose visible audiences are kept
 
 
+Class = TypeVar("Class", bound=type)
+
+
+def translating_errors(
+    error: type[BaseException], translate: Callable[[Any, Any], StoreError]
+) -> Callable[[Class], Class]:
+    """A class decorator: every public method of the class (and its bases) lets a
+    backend's `error` leave as the `StoreError` that `translate(store, exc)` makes."""
+
+    def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except error as exc:
+                raise translate(self, exc) from exc
+
+        return wrapper
+
+    def decorate(cls: Class) -> Class:
+        for name in {name for klass in cls.__mro__ for name in vars(klass)}:
+            attribute = getattr(cls, name)
+            if not name.startswith("_") and callable(attribute):
+                setattr(cls, name, wrap(attribute))
+        return cls
+
+    return decorate
+
+
 def audience_key(members: Sequence[str]) -> str:
     return json.dumps(sorted(set(members)), ensure_ascii=False)
 
 
 def placeholders(values: Sequence[Any]) -> str:
-    return ",".join("?" * len(values))
+    """`?, ?, ?` for an IN list; NULL for none (an IN list may not be empty, and
+    `x IN (NULL)` holds for no row)."""
+    return ",".join("?" * len(values)) or "NULL"
 
 
 PER_AUDIENCE = 16  # up to this many visible audiences, the newest rows are read per audience

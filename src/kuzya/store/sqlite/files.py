@@ -11,16 +11,14 @@ write.
 
 from __future__ import annotations
 
-import functools
 import os
 import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
 from urllib.parse import quote
 
 from kuzya.errors import StoreError
+from kuzya.store.sql.tables import translating_errors
 from kuzya.store.sqlite.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 _HEADER = b"SQLite format 3\x00"
@@ -137,26 +135,4 @@ def store_error(exc: sqlite3.Error, path: Path) -> StoreError:
     return StoreError(f"store {path}: {detail}")
 
 
-Class = TypeVar("Class", bound=type)
-
-
-def one_line_errors(cls: Class) -> Class:
-    """Wrap every public method of `cls` (and its bases) so that a SQLite failure leaves
-    as a `StoreError`; the write transaction it happened in has rolled back."""
-    for name in {name for klass in cls.__mro__ for name in vars(klass)}:
-        attribute = getattr(cls, name)
-        if name.startswith("_") or not callable(attribute):
-            continue
-        setattr(cls, name, _translating(attribute))
-    return cls
-
-
-def _translating(method: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(method)
-    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except sqlite3.Error as exc:
-            raise store_error(exc, self.path) from exc
-
-    return wrapper
+one_line_errors = translating_errors(sqlite3.Error, lambda store, exc: store_error(exc, store.path))

@@ -11,13 +11,10 @@ import numpy as np
 import numpy.typing as npt
 
 from kuzya.store.base import Hit, NewEpisode
-from kuzya.store.sql.reading import EpisodeReads
+from kuzya.store.sql.reading import EpisodeReads, affordable_terms
 from kuzya.store.sql.tables import Connection, placeholders
 from kuzya.store.sqlite.base import SQLiteConnection
 
-# Full-text postings read per query at most: frequent terms carry little weight and
-# cost the most, so they are dropped first (bounds latency on large stores).
-_MAX_POSTINGS = 6_000
 # Up to this many visible audiences, the full-text query itself is restricted to them
 # through scope tokens; past it, to the namespace (with a join on the audience unless
 # every audience of the namespace is visible).
@@ -110,22 +107,15 @@ class SearchTables(SQLiteConnection, EpisodeReads):
         return [(int(row[0]), float(row[1])) for row in rows]
 
     def _affordable_terms(self, unique: Sequence[str]) -> list[str]:
-        """Rarest terms first, until the postings to read would exceed the bound."""
-        frequency = dict(
-            self._db.execute(
-                "SELECT term, doc FROM episodes_fts_vocab "
-                f"WHERE col = 'terms' AND term IN ({placeholders(unique)})",
-                unique,
+        return affordable_terms(
+            dict(
+                self._db.execute(
+                    "SELECT term, doc FROM episodes_fts_vocab "
+                    f"WHERE col = 'terms' AND term IN ({placeholders(unique)})",
+                    unique,
+                )
             )
         )
-        kept: list[str] = []
-        postings = 0
-        for term in sorted(frequency, key=lambda t: (frequency[t], t)):
-            postings += frequency[term]
-            if kept and postings > _MAX_POSTINGS:
-                break
-            kept.append(term)
-        return kept
 
     def matching(
         self, namespace: str, terms: Sequence[str], participants: Sequence[str]

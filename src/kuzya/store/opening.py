@@ -1,0 +1,30 @@
+"""Which store a location names: a PostgreSQL URL (`postgresql://…`) or a SQLite file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kuzya.store.base import Store
+
+
+def is_url(location: object) -> bool:
+    """Whether `location` names a PostgreSQL server rather than a file."""
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(
+    location: str | Path,
+    *,
+    durable: bool = True,
+    create: bool = True,
+    read_only: bool | None = None,
+) -> Store:
+    """The store at `location`; a PostgreSQL database is made ready on first open (its
+    durability is the server's)."""
+    if is_url(location):
+        from kuzya.store.postgres.store import PostgresStore  # psycopg only when used
+
+        return PostgresStore(str(location))
+    from kuzya.store.sqlite.store import SQLiteStore
+
+    return SQLiteStore(location, durable=durable, create=create, read_only=read_only)

