@@ -102,19 +102,19 @@ class Memory:
         database named by its URL (`postgresql://…`). What is not given
         comes from KUZYA_* variables (`kuzya.config`); `llm` is the model sleep uses
         (KUZYA_SLEEP_LLM, else KUZYA_LLM), `llm="none"` consolidates by rules."""
-        url = str(path) if is_url(str(path)) else None
+        url = path is not None and is_url(str(path))
         config = read_settings(
             db=None if url else path,
-            database_url=url,
             namespace=namespace,
             embedder=embedder if isinstance(embedder, str) else None,
             durable=durable,
             sleep_llm=llm if isinstance(llm, str) else None,
             ner=ner if isinstance(ner, bool) else None,
         )
-        if config.store == default_db() and create:
+        location = config.store if path is None else str(path) if url else config.db
+        if location == default_db() and create:
             config.db.parent.mkdir(parents=True, exist_ok=True)
-        store = open_store(config.store, durable=config.durable, create=create, read_only=read_only)
+        store = open_store(location, durable=config.durable, create=create, read_only=read_only)
         try:
             if embedder is None or isinstance(embedder, str):
                 embedder = load_embedder(config.embedder)

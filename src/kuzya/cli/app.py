@@ -35,6 +35,7 @@ from kuzya.config import settings
 from kuzya.errors import InvalidInput, KuzyaError
 from kuzya.memory import Memory
 from kuzya.model import Recall
+from kuzya.store.opening import is_url, shown
 from kuzya.transfer.jsonl import read_jsonl
 
 app = typer.Typer(
@@ -219,7 +220,13 @@ def compact(
     db: DbOption = None, namespace: NamespaceOption = None, embedder: EmbedderOption = None
 ) -> None:
     """Rewrite the store file (every namespace) to reclaim the space of deleted memories."""
-    path = settings(db=db).db
+    location = db or settings().store
+    if is_url(location):
+        with _open(db, namespace, embedder) as memory:
+            memory.compact()
+        console.print(f"compacted {shown(location)}")
+        return
+    path = Path(location)
     before = _store_bytes(path)
     with _open(db, namespace, embedder) as memory:
         memory.compact()

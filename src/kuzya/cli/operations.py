@@ -10,14 +10,28 @@ from rich.table import Table
 
 from kuzya.cli.options import DbOption, console
 from kuzya.config import settings
+from kuzya.errors import InvalidInput
+from kuzya.store.opening import is_url
 from kuzya.store.sqlite.store import SQLiteStore
+
+
+def _file(db: str | None, command: str) -> Path:
+    """The store file the options name; a PostgreSQL server is checked and backed up
+    with its own tools."""
+    location = db or settings().store
+    if is_url(location):
+        raise InvalidInput(
+            f"{command} works on a SQLite store file; for PostgreSQL use the server's tools "
+            "(pg_amcheck, pg_dump) or `kuzya export`"
+        )
+    return Path(location)
 
 
 def check(db: DbOption = None) -> None:
     """Check the whole store file: its pages and indexes, the full-text and vector
     indexes against the messages, and that facts, mentions, replies and diary entries
     point at messages that exist. Exit code 1 when anything is wrong."""
-    path = settings(db=db).db
+    path = _file(db, "kuzya check")
     store = SQLiteStore(path, create=False)
     try:
         findings = store.check()
@@ -42,7 +56,7 @@ def backup(
     db: DbOption = None,
 ) -> None:
     """Copy the store (every namespace) to a new file, consistent while others write."""
-    path = settings(db=db).db
+    path = _file(db, "kuzya backup")
     store = SQLiteStore(path, create=False)
     try:
         size = store.backup(destination)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -15,10 +14,18 @@ from kuzya.config import settings
 from kuzya.errors import StoreError
 from kuzya.llm import LLM
 from kuzya.memory import Memory
+from kuzya.store.opening import is_url
 
 console = Console()
 
-DbOption = Annotated[Path | None, typer.Option("--db", help="Store file (env KUZYA_DB).")]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Store file (env KUZYA_DB), or a PostgreSQL URL postgresql://… "
+        "(env KUZYA_DATABASE_URL).",
+    ),
+]
 NamespaceOption = Annotated[
     str | None, typer.Option("--namespace", "-n", help="Namespace (env KUZYA_NAMESPACE).")
 ]
@@ -75,7 +82,7 @@ CreateOption = Annotated[
 
 
 def open_memory(
-    db: Path | None,
+    db: str | None,
     namespace: str | None,
     embedder: str | None,
     llm: str | LLM | None = "none",
@@ -90,7 +97,7 @@ def open_memory(
     never sleep load neither. Only commands that write `create` a missing store, and
     its missing `folder` only when told (--create); `read_only` True forces a read-only
     open, None (commands that only read) opens read-only a store that cannot be written."""
-    if folder:
+    if folder and not is_url(db or settings().store):
         path = settings(db=db).db
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

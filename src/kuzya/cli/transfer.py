@@ -24,6 +24,7 @@ from kuzya.errors import InvalidInput
 from kuzya.memory import Memory
 from kuzya.model import Message
 from kuzya.remember import BATCH
+from kuzya.store.opening import is_url
 from kuzya.transfer.jsonl import read_jsonl
 from kuzya.transfer.namespace import export as export_namespace
 from kuzya.transfer.namespace import is_export, read_export, restore
@@ -52,7 +53,8 @@ def import_(
     if fmt not in FORMATS:
         raise InvalidInput(f"unknown --format {fmt!r}: use one of {', '.join(FORMATS)}")
     read = [(path, messages(path, fmt)) for path in files]
-    if dry_run and not settings(db=db).db.exists():
+    location = db or settings().store
+    if dry_run and not is_url(location) and not Path(location).exists():
         for path, found in read:
             console.print(
                 f"{path}: {_count(found)} messages, all valid; no store yet", soft_wrap=True

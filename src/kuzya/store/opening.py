@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from kuzya.store.base import Store
 
@@ -10,6 +11,16 @@ from kuzya.store.base import Store
 def is_url(location: object) -> bool:
     """Whether `location` names a PostgreSQL server rather than a file."""
     return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def shown(location: str | Path) -> str:
+    """A location as messages name it: a URL without its password."""
+    parts = urlsplit(str(location))
+    if not is_url(location) or parts.password is None:
+        return str(location)
+    return urlunsplit(
+        parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1))
+    )
 
 
 def open_store(

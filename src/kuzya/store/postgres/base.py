@@ -16,8 +16,9 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from kuzya.errors import StoreError
+from kuzya.store.opening import shown
 from kuzya.store.postgres import schema
-from kuzya.store.postgres.connection import Connection, shown, store_error
+from kuzya.store.postgres.connection import Connection, store_error
 from kuzya.store.sql.tables import Tables
 
 WRITE_LOCK = 0x4B757A77  # advisory lock key of write transactions

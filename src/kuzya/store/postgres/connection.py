@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import re
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
@@ -21,15 +20,6 @@ def _formatted(sql: str) -> str:
     """`?` placeholders as psycopg's `%s` (a literal `%` doubled). The tables' SQL has no
     `?` inside string literals."""
     return _PLACEHOLDER.sub(lambda m: "%%" if m.group(0) == "%" else "%s", sql)
-
-
-def shown(url: str) -> str:
-    """The URL without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 class Connection:
