@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from rank_bm25 import BM25Okapi
 
 from kuzya.bench.locomo_data import LocomoConversation, read_locomo
+from kuzya.bench.stores import Place, places
 from kuzya.embed import Embedder
 from kuzya.language.text import terms
 from kuzya.llm.base import LLM
@@ -146,14 +147,14 @@ def _bm25_baseline(conv: LocomoConversation, budget_words: int, tally: Tally) ->
 def imported(
     conv: LocomoConversation,
     embedder: Embedder,
-    workdir: Path,
+    place: Place,
     settings: RecallSettings,
     llm: LLM | None = None,
 ) -> Iterator[tuple[Memory, list[Episode], float]]:
-    """A fresh store in `workdir` holding the conversation's turns: the memory, the
+    """A fresh store at `place(conv.name)` holding the conversation's turns: the memory, the
     episodes (in turn order) and the seconds the import took."""
     with Memory.open(
-        workdir / f"{conv.name}.db",
+        place(conv.name),
         embedder=embedder,
         durable=False,
         settings=settings,
@@ -171,13 +172,13 @@ def _kuzya(
     settings: RecallSettings,
     tally: Tally,
     latencies: list[float],
-    workdir: Path,
+    place: Place,
     consolidation: Consolidation | None,
 ) -> float:
     """Import into a fresh store (and consolidate it), ask every question; returns import
     seconds."""
     llm = consolidation.llm if consolidation else None
-    with imported(conv, embedder, workdir, settings, llm) as (memory, stored, elapsed):
+    with imported(conv, embedder, place, settings, llm) as (memory, stored, elapsed):
         now = question_time(conv)
         if consolidation is not None:
             consolidation.add(memory.sleep(now=now))
@@ -239,6 +240,8 @@ def run(
     settings: RecallSettings | None = None,
     progress: Callable[[str], None] | None = None,
     consolidation: Consolidation | None = None,
+    backend: str = "sqlite",
+    db: str | None = None,
 ) -> dict[str, Any]:
     settings = settings or RecallSettings()
     embedder.embed(["warm up the model"])
@@ -248,7 +251,10 @@ def run(
     import_seconds = 0.0
     issues: dict[str, int] = {}
     skipped = 0
-    with tempfile.TemporaryDirectory(prefix="kuzya-locomo-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="kuzya-locomo-") as tmp,
+        places(backend, Path(tmp), db) as place,
+    ):
         for path in paths:
             conv = read_locomo(path)
             if progress:
@@ -259,7 +265,7 @@ def run(
                 issues[key] = issues.get(key, 0) + count
             skipped += sum(1 for q in conv.questions if q.category in CATEGORIES and not q.evidence)
             import_seconds += _kuzya(
-                conv, embedder, budget_words, settings, kuzya, latencies, Path(tmp), consolidation
+                conv, embedder, budget_words, settings, kuzya, latencies, place, consolidation
             )
             messages += len(conv.messages)
             _bm25_baseline(conv, budget_words, baseline)
@@ -275,6 +281,7 @@ def run(
         messages=messages,
         budget_words=budget_words,
         embedder=embedder.name,
+        backend=backend,
         evidence_issues=issues,
         questions_without_evidence=skipped,
     )

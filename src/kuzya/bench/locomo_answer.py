@@ -30,6 +30,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from kuzya.bench.locomo import CATEGORIES, TurnIndex, imported, question_time
 from kuzya.bench.locomo_data import LocomoConversation, Question, read_locomo
+from kuzya.bench.stores import places
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
 from kuzya.llm.base import LLM, ChatMessage
@@ -329,7 +330,10 @@ def run(
                 f"{whole['prefill_seconds']:.0f} s) in {time.perf_counter() - started:.0f} s"
             )
             started = time.perf_counter()
-            with imported(conv, embedder, Path(tmp), settings or RecallSettings()) as imports:
+            with (
+                places("sqlite", Path(tmp)) as place,
+                imported(conv, embedder, place, settings or RecallSettings()) as imports,
+            ):
                 _kuzya(reader, conv, asked, imports[0], budget_words, latencies)
             say(f"{conv.name}: from Kuzya's context in {time.perf_counter() - started:.0f} s")
             started = time.perf_counter()

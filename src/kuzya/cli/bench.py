@@ -24,6 +24,18 @@ eval_app = typer.Typer(help="Evaluations.", no_args_is_help=True)
 console = Console()
 
 JsonOut = Annotated[Path | None, typer.Option("--json", help="Write the results as JSON here.")]
+BackendOption = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="sqlite (a file per store) or postgres (a database per store, on an embedded "
+        "server started for the run unless --db names one).",
+    ),
+]
+BenchDbOption = Annotated[
+    str | None,
+    typer.Option("--db", help="With --backend postgres: the server (postgresql://…) to use."),
+]
 
 
 def _embedder(spec: str | None) -> Embedder:
@@ -59,6 +71,8 @@ def locomo(
     ] = 200,
     json_out: JsonOut = None,
     embedder: EmbedderOption = None,
+    backend: BackendOption = "sqlite",
+    db: BenchDbOption = None,
 ) -> None:
     """Evidence recall within a word budget on LoCoMo files, beside a BM25 baseline; with
     --answer, the answers' token F1 given each context."""
@@ -79,6 +93,8 @@ def locomo(
         budget_words=budget_words,
         progress=lambda line: console.print(line),
         consolidation=consolidation,
+        backend=backend,
+        db=db,
     )
     table = Table(
         title=f"LoCoMo evidence recall within {budget_words} words ({result['embedder']})"

@@ -9,12 +9,26 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 
 from kuzya.errors import StoreError
 
 _NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+
+
+def database(server: str, name: str) -> str:
+    """The URL of database `name` on the server `server` (a URL of any database there),
+    made empty if it does not exist yet (the role needs CREATEDB)."""
+    if not _NAME.fullmatch(name):
+        raise StoreError(f"database name {name!r} is not a plain lowercase identifier")
+    with psycopg.connect(server, autocommit=True) as admin:
+        exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if exists is None:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(server)
+    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 class EmbeddedServer:
@@ -28,15 +42,7 @@ class EmbeddedServer:
 
     def database(self, name: str) -> str:
         """The URL of database `name`, made (empty) if it does not exist yet."""
-        if not _NAME.fullmatch(name):
-            raise StoreError(f"database name {name!r} is not a plain lowercase identifier")
-        with psycopg.connect(self.url(), autocommit=True) as admin:
-            exists = admin.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s", (name,)
-            ).fetchone()
-            if exists is None:
-                admin.execute(f'CREATE DATABASE "{name}"')
-        return self.url(name)
+        return database(self.url(), name)
 
     def drop(self, name: str) -> None:
         with psycopg.connect(self.url(), autocommit=True) as admin:
