@@ -23,6 +23,8 @@ from kuzya.model import (
 )
 from kuzya.recall.pipeline import RecallSettings
 
+open = Memory.open  # kuzya.open("kuzya.db") or kuzya.open("postgresql://…")
+
 __all__ = [
     "Attachment",
     "Conversation",
@@ -42,4 +44,5 @@ __all__ = [
     "RecallItem",
     "RecallSettings",
     "StoreError",
+    "open",
 ]

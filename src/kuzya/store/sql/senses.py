@@ -27,8 +27,9 @@ def move_mentions(
             continue
         graph.contribute(db, episode_id, -1.0, half_life)
         moved = db.execute(
-            "UPDATE OR IGNORE mentions SET entity_id = ? WHERE entity_id = ? AND episode_id = ?",
-            (target, source, episode_id),
+            "UPDATE mentions SET entity_id = ? WHERE entity_id = ? AND episode_id = ? "
+            "AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = ? AND m.episode_id = ?)",
+            (target, source, episode_id, target, episode_id),
         ).rowcount
         db.execute(
             "DELETE FROM mentions WHERE entity_id = ? AND episode_id = ?", (source, episode_id)
