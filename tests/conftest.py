@@ -129,10 +129,19 @@ def memory(tmp_path: Path, use_embedder: Embedder) -> Iterator[Memory]:
         yield opened
 
 
-@pytest.fixture
-def hash_memory(tmp_path: Path, hash_embedder: HashEmbedder) -> Iterator[Memory]:
-    """A Memory with the fast fake embedder, for tests that do not need semantics."""
-    with Memory.open(tmp_path / "h.db", namespace="test", embedder=hash_embedder) as opened:
+@pytest.fixture(params=["sqlite", "postgres"])
+def hash_memory(
+    request: pytest.FixtureRequest, tmp_path: Path, hash_embedder: HashEmbedder
+) -> Iterator[Memory]:
+    """A Memory with the fast fake embedder, for tests that do not need semantics: on a
+    SQLite file and on a PostgreSQL database."""
+    location: str | Path = tmp_path / "h.db"
+    if request.param == "postgres":
+        server = request.getfixturevalue("postgres_server")
+        location = server.database(
+            "m_" + hashlib.blake2b(str(tmp_path).encode(), digest_size=8).hexdigest()
+        )
+    with Memory.open(location, namespace="test", embedder=hash_embedder) as opened:
         yield opened
 
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
-from contextlib import closing
 from datetime import datetime
 from typing import Any
 
@@ -12,9 +10,11 @@ from kuzya import Memory
 
 
 def query(memory: Memory, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    """Read the store file directly, through a connection of our own."""
-    with closing(sqlite3.connect(memory.store.path)) as db:  # type: ignore[attr-defined]
-        return db.execute(sql, params).fetchall()
+    """Read the store's tables directly (the same tables and SQL on SQLite and
+    PostgreSQL), rows as tuples."""
+    store: Any = memory.store
+    with store._lock:
+        return [tuple(row) for row in store._db.execute(sql, params).fetchall()]
 
 
 def by_key(memory: Memory) -> dict[str, Any]:
