@@ -9,11 +9,15 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from kuzya.bench.stores import places
 from kuzya.embed import Embedder
 from kuzya.memory import Memory
 from kuzya.model import Message
@@ -151,48 +155,96 @@ def run(
     queries_n: int = 200,
     batch: int = 1000,
     progress: Callable[[int], None] | None = None,
+    backend: str = "sqlite",
+    db: str | None = None,
 ) -> dict[str, Any]:
     embedder.embed(["warm up the model"])
-    path = workdir / "scale.db"
-    with Memory.open(
-        path, namespace="scale", embedder=embedder, durable=False, llm="none"
-    ) as memory:
-        started = time.perf_counter()
-        pending: list[Message] = []
-        for message in messages(episodes):
-            pending.append(message)
-            if len(pending) == batch:
+    with places(backend, workdir, db) as place:
+        location = place("scale")
+        with Memory.open(
+            location, namespace="scale", embedder=embedder, durable=False, llm="none"
+        ) as memory:
+            started = time.perf_counter()
+            pending: list[Message] = []
+            for message in messages(episodes):
+                pending.append(message)
+                if len(pending) == batch:
+                    memory.remember_many(pending)
+                    if progress:
+                        progress(len(pending))
+                    pending = []
+            if pending:
                 memory.remember_many(pending)
                 if progress:
                     progress(len(pending))
-                pending = []
-        if pending:
-            memory.remember_many(pending)
-            if progress:
-                progress(len(pending))
-        import_seconds = time.perf_counter() - started
-    with Memory.open(path, namespace="scale", embedder=embedder, llm="none") as memory:
-        started = time.perf_counter()
-        memory.recall("warm up after reopening", participants=["assistant"])
-        first_recall = time.perf_counter() - started
-        latencies, sizes, everything = [], [], []
-        for query, present in queries(queries_n):
+            import_seconds = time.perf_counter() - started
+        with Memory.open(location, namespace="scale", embedder=embedder, llm="none") as memory:
             started = time.perf_counter()
-            result = memory.recall(query, participants=present, budget_words=400)
-            latencies.append(1000 * (time.perf_counter() - started))
-            sizes.append(len(result))
-        # The assistant alone may see every memory: the widest privacy filter.
-        for query, _ in queries(max(queries_n // 4, 1), seed=13):
-            started = time.perf_counter()
-            memory.recall(query, participants=["assistant"], budget_words=400)
-            everything.append(1000 * (time.perf_counter() - started))
+            memory.recall("warm up after reopening", participants=["assistant"])
+            first_recall = time.perf_counter() - started
+            latencies, sizes, everything = [], [], []
+            for query, present in queries(queries_n):
+                started = time.perf_counter()
+                result = memory.recall(query, participants=present, budget_words=400)
+                latencies.append(1000 * (time.perf_counter() - started))
+                sizes.append(len(result))
+            # The assistant alone may see every memory: the widest privacy filter.
+            for query, _ in queries(max(queries_n // 4, 1), seed=13):
+                started = time.perf_counter()
+                memory.recall(query, participants=["assistant"], budget_words=400)
+                everything.append(1000 * (time.perf_counter() - started))
+            dense = dense_recall(memory)
+            size = memory.store.stats("scale").get("bytes")
     return {
         "episodes": episodes,
+        "backend": backend,
         "embedder": embedder.name,
         "import_msgs_per_s": round(episodes / import_seconds, 1),
         "reopen_first_recall_s": round(first_recall, 2),
         "latency_ms": percentiles(latencies),
         "latency_all_visible_ms": percentiles(everything),
         "mean_items": round(statistics.fmean(sizes), 1),
-        "db_bytes": path.stat().st_size,
+        "dense_recall_at_10": dense,
+        "db_bytes": size,
+    }
+
+
+def dense_recall(memory: Memory, k: int = 10) -> dict[str, Any]:
+    """The store's dense search against exact search over the same visible vectors:
+    recall@k for group queries whose privacy filter keeps under 5 % of the rows, and for
+    queries of the assistant, who sees every row."""
+    store, namespace = memory.store, memory.namespace
+    ids: list[int] = []
+    audience_of: dict[int, frozenset[str]] = {}
+    while page := store.episodes_after(namespace, ids[-1] if ids else 0, 5000):
+        ids.extend(e.id for e in page)
+        audience_of.update((e.id, e.audience) for e in page)
+    vectors: dict[int, npt.NDArray[np.float32]] = {}
+    for start in range(0, len(ids), 5000):
+        vectors.update(store.vector_of(namespace, ids[start : start + 5000]))
+    matrix = np.stack([vectors[i] for i in ids])
+
+    row_of = {episode_id: n for n, episode_id in enumerate(ids)}
+
+    def overlap(query: str, present: Sequence[str], rows: npt.NDArray[np.int64]) -> float:
+        """The share of the exact top k the store returned; a result that ties with the
+        exact k-th (the same text twice) counts as found."""
+        vector = memory.embedder.embed([query])[0]
+        scores = np.sort(matrix[rows] @ vector)[::-1]
+        kth = scores[min(k, len(scores)) - 1]
+        got = [hit[0] for hit in store.dense_search(namespace, vector, present, k)]
+        right = sum(1 for i in got if float(matrix[row_of[i]] @ vector) >= kth - 1e-5)
+        return right / min(k, len(scores))
+
+    found: dict[str, list[float]] = {"selective_groups": [], "everything_visible": []}
+    for query, present in queries(200, seed=17):
+        rows = np.array([n for n, i in enumerate(ids) if set(present) <= audience_of[i]])
+        if len(present) >= 3 and 0 < len(rows) < 0.05 * len(ids):
+            found["selective_groups"].append(overlap(query, present, rows))
+    for query, _ in queries(20, seed=19):
+        found["everything_visible"].append(overlap(query, ["assistant"], np.arange(len(ids))))
+    return {
+        name: {"queries": len(values), "recall": round(statistics.fmean(values), 4)}
+        for name, values in found.items()
+        if values
     }

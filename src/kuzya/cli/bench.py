@@ -220,11 +220,14 @@ def scale(
     queries: Annotated[int, typer.Option("--queries", min=1)] = 200,
     json_out: JsonOut = None,
     embedder: EmbedderOption = None,
+    backend: BackendOption = "sqlite",
+    db: BenchDbOption = None,
 ) -> None:
-    """Import N synthetic episodes, then measure recall latency."""
+    """Import N synthetic episodes, then measure recall latency and dense search against
+    exact search."""
     from kuzya.bench.scale import run
 
-    result = _synthetic(run, episodes, embedder, queries_n=queries)
+    result = _synthetic(run, episodes, embedder, queries_n=queries, backend=backend, db=db)
     console.print(
         f"{result['episodes']} episodes: import {result['import_msgs_per_s']} messages/s; "
         f"recall p50 {result['latency_ms']['p50']} ms, p95 {result['latency_ms']['p95']} ms "
@@ -232,7 +235,11 @@ def scale(
         f"{result['latency_all_visible_ms']['p50']} ms, "
         f"p95 {result['latency_all_visible_ms']['p95']}"
         f" ms; reopen + first recall "
-        f"{result['reopen_first_recall_s']} s"
+        f"{result['reopen_first_recall_s']} s; dense recall@10 against exact "
+        + ", ".join(
+            f"{name} {found['recall']} ({found['queries']} queries)"
+            for name, found in result["dense_recall_at_10"].items()
+        )
     )
     _write(json_out, result)
 

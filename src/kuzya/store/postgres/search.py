@@ -38,14 +38,16 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
     ) -> None:
         found = tokens(new.terms)
         counts = Counter(found)
-        db.executemany(
-            "INSERT INTO postings VALUES (?, ?, ?, ?, ?)",
-            [(namespace, term, episode_id, audience_id, tf) for term, tf in counts.items()],
+        terms = sorted(counts)
+        db.execute(  # one round trip each, however many terms
+            "INSERT INTO postings SELECT ?, term, ?, ?, tf "
+            "FROM unnest(?::text[], ?::integer[]) AS found (term, tf)",
+            (namespace, episode_id, audience_id, terms, [counts[t] for t in terms]),
         )
-        db.executemany(
-            "INSERT INTO term_stats VALUES (?, ?, 1) ON CONFLICT (namespace, term) "
-            "DO UPDATE SET documents = term_stats.documents + 1",
-            [(namespace, term) for term in sorted(counts)],
+        db.execute(
+            "INSERT INTO term_stats SELECT ?, term, 1 FROM unnest(?::text[]) AS found (term) "
+            "ON CONFLICT (namespace, term) DO UPDATE SET documents = term_stats.documents + 1",
+            (namespace, terms),
         )
         db.execute(
             "INSERT INTO documents VALUES (?, ?, ?, ?)",
@@ -77,9 +79,10 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
         terms = [row[0] for row in db.execute(
             "DELETE FROM postings WHERE episode_id = ? RETURNING term", (episode_id,)
         )]  # fmt: skip
-        db.executemany(
-            "UPDATE term_stats SET documents = documents - 1 WHERE namespace = ? AND term = ?",
-            [(namespace, term) for term in sorted(terms)],
+        db.execute(
+            "UPDATE term_stats SET documents = documents - 1 "
+            "WHERE namespace = ? AND term = ANY(?::text[])",
+            (namespace, sorted(terms)),
         )
         if terms:
             db.execute(

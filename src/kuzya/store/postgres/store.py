@@ -26,4 +26,6 @@ class PostgresStore(
     PostgreSQL failure leaves its methods as a one-line `StoreError`."""
 
     def stats(self, namespace: str) -> dict[str, Any]:
-        return {**super().stats(namespace), "database": self.location}
+        with self._lock:
+            size = self._db.execute("SELECT pg_database_size(current_database())").fetchone()
+        return {**super().stats(namespace), "database": self.location, "bytes": int(size[0])}
