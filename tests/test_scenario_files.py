@@ -74,7 +74,7 @@ def test_sessions_and_probes_are_consistent(path: Path) -> None:
 
 def test_the_assistants_replies_are_replayed_as_its_words(tmp_path: Path, use_embedder) -> None:
     scenario = load(SCENARIOS / "mistakes-en-wife-pilot.json")
-    runner = Runner(use_embedder, tmp_path)
+    runner = Runner(use_embedder, lambda label: tmp_path / f"{label}.db")
     results = runner.run(scenario)
     assert len(results) == len(scenario.probes)
     with Memory.open(tmp_path / f"{scenario.name}-0.db", namespace=scenario.name,

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from kuzya.bench.groupchat_topics import CHITCHAT, CLOSERS, OPENERS, SECRETS, TOPICS, Topic
+from kuzya.bench.stores import places
 from kuzya.embed import Embedder
 from kuzya.memory import Memory
 from kuzya.model import Episode, Message, Recall
@@ -298,13 +299,29 @@ def run(
     subsets: int = 100,
     seed: int = 2025,
     progress: Callable[[str], None] | None = None,
+    backend: str = "sqlite",
+    db: str | None = None,
+) -> dict[str, Any]:
+    with places(backend, workdir, db) as place:
+        return _run(embedder, place("groupchat"), messages, participants, subsets, seed,
+                    progress)  # fmt: skip
+
+
+def _run(
+    embedder: Embedder,
+    location: str | Path,
+    messages: int,
+    participants: int,
+    subsets: int,
+    seed: int,
+    progress: Callable[[str], None] | None,
 ) -> dict[str, Any]:
     chat = generate(messages, participants, seed)
     embedder.embed(["warm up the model"])
     say = progress or (lambda _: None)
     latencies: list[float] = []
     with Memory.open(
-        workdir / "groupchat.db",
+        location,
         namespace="groupchat",
         embedder=embedder,
         durable=False,

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kuzya import validate
 from kuzya.assistant import ANSWER, Assistant
+from kuzya.bench.stores import Place, places
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
 from kuzya.llm.base import LLM, ChatMessage
@@ -143,7 +144,7 @@ class Runner:
     """Replays scenarios into fresh stores; `llm` None means recall mode."""
 
     embedder: Embedder
-    workdir: Path
+    place: Place  # a store's label -> its location (`kuzya.bench.stores`)
     llm: LLM | None = None
     answer_mode: bool = False
     strict: bool = False  # recall mode: every probe's expect_none is checked
@@ -151,7 +152,7 @@ class Runner:
     small_model: bool = False  # answer mode: see `Assistant`
 
     def run(self, scenario: Scenario, run: int = 0) -> list[ProbeResult]:
-        path = self.workdir / f"{scenario.name}-{run}.db"
+        path = self.place(f"{scenario.name}-{run}")
         results = []
         for session, probes in _probes_by_session(scenario):
             with self._open(path, scenario) as memory:
@@ -161,7 +162,7 @@ class Runner:
                     results.append(self._probe(memory, scenario, probe, f"{session.id}-{number}"))
         return results
 
-    def _open(self, path: Path, scenario: Scenario) -> Memory:
+    def _open(self, path: str | Path, scenario: Scenario) -> Memory:
         """The scenario's store; sessions are consolidated by rules, whatever the
         environment names."""
         return Memory.open(path, namespace=scenario.name, embedder=self.embedder, llm="none")
@@ -235,14 +236,19 @@ def evaluate(
     runs: int = 1,
     small_model: bool = False,
     temperature: float = 0.0,
+    backend: str = "sqlite",
+    db: str | None = None,
 ) -> dict[str, Any]:
     """Accuracy over every probe of every file, per run; answer mode also times replies
     with memory against the same model without memory."""
     per_run: list[list[ProbeResult]] = []
-    with tempfile.TemporaryDirectory(prefix="kuzya-scenarios-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="kuzya-scenarios-") as tmp,
+        places(backend, Path(tmp), db) as place,
+    ):
         runner = Runner(
             embedder,
-            Path(tmp),
+            place,
             llm,
             answer_mode,
             strict,

@@ -281,6 +281,8 @@ def scenarios(
     ] = False,
     json_out: JsonOut = None,
     embedder: EmbedderOption = None,
+    backend: BackendOption = "sqlite",
+    db: BenchDbOption = None,
 ) -> None:
     """Replay multi-session scenarios (restart between sessions) and check the probes."""
     from kuzya.bench.scenarios import evaluate
@@ -304,6 +306,8 @@ def scenarios(
         runs=runs,
         small_model=is_small(model),
         temperature=temperature,
+        backend=backend,
+        db=db,
     )
     console.print(
         f"{result['mode']} mode, llm {result['llm']}, {runs} run(s) at temperature "
@@ -329,6 +333,8 @@ def groupchat(
     subsets: Annotated[int, typer.Option("--subsets", min=1)] = 100,
     json_out: JsonOut = None,
     embedder: EmbedderOption = None,
+    backend: BackendOption = "sqlite",
+    db: BenchDbOption = None,
 ) -> None:
     """Parallel topics in one big group chat plus private side chats: topic precision@10,
     key-message recall within 400 words, and privacy checked item by item."""
@@ -342,6 +348,8 @@ def groupchat(
             participants=participants,
             subsets=subsets,
             progress=lambda line: console.print(line),
+            backend=backend,
+            db=db,
         )
     table = Table(
         title=f"Group chat: {result['messages']} messages, {result['participants']} people, "
