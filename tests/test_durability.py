@@ -169,22 +169,26 @@ def test_kill_9_during_a_long_import_loses_no_acknowledged_message(tmp_path, chi
         # the vector index agrees with the tables
         store, ns = memory.store, memory.namespace
         probe = embedder.embed(["anything"])[0]
-        assert len(store.dense_search(ns, probe, ["writer"], 1_000_000)) == len(rows)
+        assert len(store.dense_search(store.scope(ns, ["writer"]), probe, 1_000_000)) == len(rows)
         assert len(store.vector_of(ns, [e.id for e in rows])) == len(rows)
         for episode_id, i in acked.items():
             text = text_for("crash", i)
             assert (
-                store.dense_search(ns, embedder.embed([text])[0], ["writer"], 1)[0][0] == episode_id
+                store.dense_search(store.scope(ns, ["writer"]), embedder.embed([text])[0], 1)[0][0]
+                == episode_id
             )
             assert (
-                store.text_search(ns, terms(f"tokcrash{i}alpha"), ["writer"], 5)[0][0] == episode_id
+                store.text_search(store.scope(ns, ["writer"]), terms(f"tokcrash{i}alpha"), 5)[0][0]
+                == episode_id
             )
 
         # the reader that stayed open caught up with everything through the change log
         try:
-            assert len(watcher.store.dense_search(ns, probe, ["writer"], 1_000_000)) == len(rows)
+            assert len(
+                watcher.store.dense_search(watcher.store.scope(ns, ["writer"]), probe, 1_000_000)
+            ) == len(rows)
             [(first, _)] = watcher.store.dense_search(
-                ns, embedder.embed([rows[-1].text])[0], ["writer"], 1
+                watcher.store.scope(ns, ["writer"]), embedder.embed([rows[-1].text])[0], 1
             )
             assert first == rows[-1].id
         finally:
@@ -238,7 +242,7 @@ def test_two_processes_write_one_store_while_a_third_reads(tmp_path, child_netwo
                 top = reader.recall(text, participants=["team"], budget_words=None, limit=3)
                 assert top.items[0].id == int(episode_id)
                 assert reader.store.dense_search(
-                    reader.namespace, embedder.embed([text])[0], ["team"], 1
+                    reader.store.scope(reader.namespace, ["team"]), embedder.embed([text])[0], 1
                 )[0][0] == int(episode_id)
                 checked_live += 1
         for proc in writers.values():
@@ -270,16 +274,21 @@ def test_two_processes_write_one_store_while_a_third_reads(tmp_path, child_netwo
                 assert sorted(e.position for e in mine) == list(range(count))
                 assert {e.speaker for e in mine} == {f"writer-{tag}"}
         store, ns = third.store, third.namespace
-        assert len(store.dense_search(ns, embedder.embed(["x"])[0], ["team"], 10_000)) == 600
+        assert (
+            len(store.dense_search(store.scope(ns, ["team"]), embedder.embed(["x"])[0], 10_000))
+            == 600
+        )
         for tag in "ab":
             for episode_id, i in acked[tag].items():
                 text = text_for(tag, i)
                 assert (
-                    store.text_search(ns, terms(f"tok{tag}{i}beta"), ["team"], 3)[0][0]
+                    store.text_search(store.scope(ns, ["team"]), terms(f"tok{tag}{i}beta"), 3)[0][0]
                     == episode_id
                 )
                 assert (
-                    store.dense_search(ns, embedder.embed([text])[0], ["team"], 1)[0][0]
+                    store.dense_search(store.scope(ns, ["team"]), embedder.embed([text])[0], 1)[0][
+                        0
+                    ]
                     == episode_id
                 )
         sample = text_for("b", 123)

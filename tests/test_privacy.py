@@ -129,21 +129,28 @@ def test_no_recall_channel_leaks_a_private_memory(memory):
     store, ns = memory.store, memory.namespace
     vector = memory.embedder.embed([PIN])[0]
     # control: for alice alone it wins every channel
-    assert store.dense_search(ns, vector, ["alice"], 10)[0][0] == private.id
+    assert store.dense_search(store.scope(ns, ["alice"]), vector, 10)[0][0] == private.id
     assert (
-        store.text_search(ns, ["bank", "pin", "code", "4512", "secret"], ["alice"], 10)[0][0]
+        store.text_search(
+            store.scope(ns, ["alice"]), ["bank", "pin", "code", "4512", "secret"], 10
+        )[0][0]
         == private.id
     )
-    assert store.recent_search(ns, ["alice"], 10)[0][0] == private.id
+    assert store.recent_search(store.scope(ns, ["alice"]), 10)[0][0] == private.id
     assert recalled(memory, PIN, ["alice"])[0] == private.id
     # with bob present it appears nowhere
     group = ["alice", "bob"]
-    assert private.id not in [i for i, _ in store.dense_search(ns, vector, group, 1000)]
     assert private.id not in [
-        i for i, _ in store.text_search(ns, ["bank", "pin", "code", "4512", "secret"], group, 1000)
+        i for i, _ in store.dense_search(store.scope(ns, group), vector, 1000)
     ]
-    assert private.id not in [i for i, _ in store.recent_search(ns, group, 1000)]
-    assert store.fetch(ns, [private.id], group) == []
+    assert private.id not in [
+        i
+        for i, _ in store.text_search(
+            store.scope(ns, group), ["bank", "pin", "code", "4512", "secret"], 1000
+        )
+    ]
+    assert private.id not in [i for i, _ in store.recent_search(store.scope(ns, group), 1000)]
+    assert store.fetch(store.scope(ns, group), [private.id]) == []
     assert private.id not in recalled(memory, PIN, group)
     assert private.id not in recalled(memory, "secret", group)
     assert private.id not in recalled(memory, "4512", group)

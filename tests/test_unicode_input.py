@@ -37,7 +37,7 @@ def test_a_decomposed_word_is_one_full_text_token(memory):
     assert episode.text == unicodedata.normalize("NFC", f"I grew up in {KRAKOW_NFD}")
     query = terms("Kraków")
     assert query == ["kraków"]
-    hits = memory.store.text_search(memory.namespace, query, ["ana"], 10)
+    hits = memory.store.text_search(memory.store.scope(memory.namespace, ["ana"]), query, 10)
     assert [item for item, _ in hits] == [episode.id]
     recall = memory.recall("Kraków", participants=["ana"])
     assert recall.items[0].sources == (episode.id,)

@@ -283,9 +283,8 @@ class Assistant:
         return [*messages, ChatMessage("user", said)], used
 
     def _turns(self, conversation: str, present: Sequence[str]) -> list[Episode]:
-        return self.memory.store.recent_turns(
-            self.memory.namespace, conversation, present, self.working_turns
-        )
+        scope = self.memory.store.scope(self.memory.namespace, present)
+        return self.memory.store.recent_turns(scope, conversation, self.working_turns)
 
     def prefix(
         self,
@@ -436,9 +435,8 @@ class Assistant:
                  "participants": list(turn.present), "time": turn.moment}
             )  # fmt: skip
         if turn.answer.strip():
-            still_there = {e.id for e in self.memory.store.fetch(
-                self.memory.namespace, sorted(turn.used), turn.present
-            )}  # fmt: skip
+            scope = self.memory.store.scope(self.memory.namespace, turn.present)
+            still_there = {e.id for e in self.memory.store.fetch(scope, sorted(turn.used))}
             said.append(
                 {"text": turn.answer, "speaker": self.name, "conversation": turn.conversation,
                  "participants": list(turn.present), "time": turn.moment,

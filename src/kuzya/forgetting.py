@@ -154,15 +154,16 @@ class Eraser:
         reason = f"forget requested by {request.subject}"
         words = [set(terms(c.value)) for c in chosen] + topics
         episodes = {c.episode_id for c in chosen}
+        view = self.store.scope(self.namespace, scope)
         for group in {frozenset(w) for w in words if w}:  # said again anywhere, in any words
-            episodes.update(self.store.matching(self.namespace, sorted(group), scope))
+            episodes.update(self.store.matching(view, sorted(group)))
         own = [
             e
-            for e in self.store.fetch(self.namespace, sorted(episodes), scope)
+            for e in self.store.fetch(view, sorted(episodes))
             if e.speaker == request.subject and _before(e.said_at, e.id, said_in)
         ]
         if said_in is not None:  # the request itself keeps none of it either
-            own.extend(self.store.fetch(self.namespace, [said_in.id], scope))
+            own.extend(self.store.fetch(view, [said_in.id]))
         # The claims go last, and the messages that state them are cut after the others:
         # until then, running an interrupted forget again finds every message that still
         # says what they said.
@@ -207,11 +208,12 @@ class Eraser:
 
     def _replies(self, words: Sequence[set[str]], scope: Sequence[str]) -> list[Episode]:
         """The assistant's replies the scope may see that repeat any of the words."""
+        view = self.store.scope(self.namespace, scope)
         ids: set[int] = set()
         for group in words:
             if group:
-                ids.update(self.store.matching(self.namespace, sorted(group), scope))
-        return [e for e in self.store.fetch(self.namespace, sorted(ids), scope) if is_assistant(e)]
+                ids.update(self.store.matching(view, sorted(group)))
+        return [e for e in self.store.fetch(view, sorted(ids)) if is_assistant(e)]
 
     def _cut(
         self,
@@ -255,9 +257,8 @@ class Eraser:
         """ "Forget that": the requester's message before the request, in its conversation."""
         if said_in is None:
             return Forgotten(0, 0, 0)
-        turns = self.store.recent_turns(
-            self.namespace, said_in.conversation, scope, said_in.position + 1
-        )
+        view = self.store.scope(self.namespace, scope)
+        turns = self.store.recent_turns(view, said_in.conversation, said_in.position + 1)
         earlier = [
             t for t in turns if t.speaker == request.subject and t.position < said_in.position
         ]

@@ -213,9 +213,8 @@ class Memory:
         return pipeline.run(
             self.store,
             self.embedder,
-            self.namespace,
+            self.store.scope(self.namespace, present),
             text,
-            participants=present,
             now=validate.moment(now, "now"),
             conversation=None
             if conversation is None

@@ -55,9 +55,8 @@ def analysed_batch(
     for message, vector in zip(messages, vectors, strict=True):
         audience = frozenset(message.participants)
         if (message.speaker, audience) not in known:
-            known[message.speaker, audience] = store.gazetteer(
-                namespace, message.speaker, sorted(audience)
-            )
+            scope = store.scope(namespace, sorted(audience))
+            known[message.speaker, audience] = store.gazetteer(scope, message.speaker)
         new = analysed(message, vector, known[message.speaker, audience])
         batch.append(new)
         for (speaker, viewers), names in known.items():
@@ -75,7 +74,7 @@ def analysed_one(
 ) -> NewEpisode:
     """One message embedded and analysed as the hot path does (for a rewritten text)."""
     vector = embedder.embed([message.content])[0]
-    known = store.gazetteer(namespace, message.speaker, message.participants)
+    known = store.gazetteer(store.scope(namespace, message.participants), message.speaker)
     return analysed(message, vector, known)
 
 
@@ -97,7 +96,7 @@ def store_messages(
         ]
     for message in messages:
         if message.derived_from and len(
-            store.fetch(namespace, message.derived_from, message.participants)
+            store.fetch(store.scope(namespace, message.participants), message.derived_from)
         ) < len(message.derived_from):
             raise InvalidInput("derived_from names memories its participants may not see")
     stored: list[Episode] = []

@@ -25,4 +25,8 @@ def walked(
     memory: Memory, keys: Sequence[str], participants: Sequence[str], now: datetime
 ) -> dict[int, float]:
     """Episodes spreading activation reaches from these entity keys (no seed episodes)."""
-    return dict(memory.store.graph_search(memory.namespace, keys, {}, participants, now, 50))
+    return dict(
+        memory.store.graph_search(
+            memory.store.scope(memory.namespace, participants), keys, {}, now, 50
+        )
+    )

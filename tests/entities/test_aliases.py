@@ -156,9 +156,16 @@ def check_relation(memory: Memory, case: Relation) -> None:
     assert episodes(memory, entity) == {e.id for e in stored}, "episodes of the entity"
     alias = f"my {case.relation}"
     assert alias in entity.aliases, f"aliases {sorted(entity.aliases)}"
-    assert memory.store.gazetteer(memory.namespace, "ana", ["ana", "bob"]).get(alias) == case.key
+    assert (
+        memory.store.gazetteer(memory.store.scope(memory.namespace, ["ana", "bob"]), "ana").get(
+            alias
+        )
+        == case.key
+    )
     # the alias is ana's own: bob's "my <relation>" is somebody else
-    assert alias not in memory.store.gazetteer(memory.namespace, "bob", ["ana", "bob"])
+    assert alias not in memory.store.gazetteer(
+        memory.store.scope(memory.namespace, ["ana", "bob"]), "bob"
+    )
     bobs = memory.remember(case.other, speaker="bob", **talk)
     entity = only(memory, case.key)
     assert bobs.id not in episodes(memory, entity), "bob's relative linked to ana's"

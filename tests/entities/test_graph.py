@@ -109,12 +109,14 @@ def test_my_brother_means_leo_for_ana_only(hash_memory: Memory) -> None:
         return episode.id
 
     say("My brother Leo lives in Oslo.", "ana")
-    assert store.gazetteer(ns, "ana", GROUP_AB)["my brother"] == "leo"
-    assert "my brother" not in store.gazetteer(ns, "bob", GROUP_AB)
-    assert "leo" in store.gazetteer(ns, "bob", GROUP_AB)  # the name is known to the group
-    mine = store.gazetteer(ns, "ana", GROUP_AB)
+    assert store.gazetteer(store.scope(ns, GROUP_AB), "ana")["my brother"] == "leo"
+    assert "my brother" not in store.gazetteer(store.scope(ns, GROUP_AB), "bob")
+    assert "leo" in store.gazetteer(
+        store.scope(ns, GROUP_AB), "bob"
+    )  # the name is known to the group
+    mine = store.gazetteer(store.scope(ns, GROUP_AB), "ana")
     assert [m.key for m in mentions("my brother is coming", mine)] == ["leo"]
-    assert mentions("my brother is coming", store.gazetteer(ns, "bob", GROUP_AB)) == []
+    assert mentions("my brother is coming", store.gazetteer(store.scope(ns, GROUP_AB), "bob")) == []
 
     from_ana = say("My brother called me yesterday.", "ana")
     from_bob = say("My brother called me yesterday.", "bob")
@@ -125,8 +127,8 @@ def test_my_brother_means_leo_for_ana_only(hash_memory: Memory) -> None:
 
     # bob's own brother takes bob's alias; ana's alias is untouched
     say("My brother Tim lives in Rome.", "bob")
-    assert store.gazetteer(ns, "bob", GROUP_AB)["my brother"] == "tim"
-    assert store.gazetteer(ns, "ana", GROUP_AB)["my brother"] == "leo"
+    assert store.gazetteer(store.scope(ns, GROUP_AB), "bob")["my brother"] == "tim"
+    assert store.gazetteer(store.scope(ns, GROUP_AB), "ana")["my brother"] == "leo"
     again = say("My brother is visiting next week.", "bob")
     tim = by_key(hash_memory)["tim"]
     assert again in store.entity_episodes(ns, tim.id)
@@ -258,7 +260,7 @@ def test_deleting_the_last_mention_erases_the_name(hash_memory: Memory, language
 
     hash_memory.delete(first.id)  # the person is still mentioned in the second message
     assert person in graph_text(hash_memory)
-    known = store.gazetteer(ns, "ana", ["ana"])
+    known = store.gazetteer(store.scope(ns, ["ana"]), "ana")
     assert any(person in k for k in known)  # the name stays, the alias went with the message
     assert "my sister" not in known and "my brother" not in known
 
@@ -270,7 +272,7 @@ def test_deleting_the_last_mention_erases_the_name(hash_memory: Memory, language
         hash_memory, "SELECT * FROM associations WHERE a = ? OR b = ?", person_id, person_id
     )
     assert not query(hash_memory, "SELECT * FROM mentions WHERE entity_id = ?", person_id)
-    known = store.gazetteer(ns, "ana", ["ana"])
+    known = store.gazetteer(store.scope(ns, ["ana"]), "ana")
     assert not any(person in alias or person in k for alias, k in known.items())
     assert place in graph_text(hash_memory)  # still mentioned by the third message
 
@@ -397,7 +399,7 @@ def test_entities_and_associations_stay_in_their_namespace(
         home.remember("My brother Leo lives in Oslo.", speaker="ana", time=T0)
         home_oslo = home.remember("I miss Oslo in winter.", speaker="ana", time=T0)
         assert work.entities() == []
-        assert work.store.gazetteer("work", "ana", ["ana"]) == {}
+        assert work.store.gazetteer(work.store.scope("work", ["ana"]), "ana") == {}
         assert walked(work, ["leo"], ["ana"], T0) == {}
 
         work.remember("My brother called about the budget.", speaker="ana", time=T0)

@@ -75,17 +75,17 @@ def test_an_alias_learned_in_a_dm_is_not_used_in_the_group(hash_memory: Memory) 
     group = hash_memory.remember("My brother is visiting us.", speaker="ana", participants=GROUP)
     tom = by_key(hash_memory)["tom"]
     assert store.entity_episodes(ns, tom.id) == [dm.id]
-    assert "my brother" not in store.gazetteer(ns, "ana", GROUP)
-    assert "tom" not in store.gazetteer(ns, "bob", GROUP)
-    assert store.gazetteer(ns, "ana", ANA)["my brother"] == "tom"
+    assert "my brother" not in store.gazetteer(store.scope(ns, GROUP), "ana")
+    assert "tom" not in store.gazetteer(store.scope(ns, GROUP), "bob")
+    assert store.gazetteer(store.scope(ns, ANA), "ana")["my brother"] == "tom"
     later = hash_memory.remember("My brother called me.", speaker="ana", participants=ANA)
     assert store.entity_episodes(ns, tom.id) == [dm.id, later.id]
     assert group.id not in store.entity_episodes(ns, tom.id)
 
     # the latest alias the participants may see wins
     hash_memory.remember("My brother Max plays chess.", speaker="ana", participants=GROUP)
-    assert store.gazetteer(ns, "ana", ANA)["my brother"] == "max"
-    assert store.gazetteer(ns, "ana", GROUP)["my brother"] == "max"
+    assert store.gazetteer(store.scope(ns, ANA), "ana")["my brother"] == "max"
+    assert store.gazetteer(store.scope(ns, GROUP), "ana")["my brother"] == "max"
 
 
 def test_one_batch_resolves_each_message_with_what_its_audience_may_see(
@@ -118,7 +118,9 @@ def test_the_entity_list_shows_what_the_participants_may_see(hash_memory: Memory
     assert listed(ANA) == listed(None) == {
         "rex": ("Rex", "pet", 2), "oslo": ("Oslo", "name", 1), "маш": ("Маше", "name", 2),
     }  # fmt: skip
-    assert set(hash_memory.store.gazetteer(hash_memory.namespace, "bob", ["bob"])) == {
+    assert set(
+        hash_memory.store.gazetteer(hash_memory.store.scope(hash_memory.namespace, ["bob"]), "bob")
+    ) == {
         "маш",
         "rex",
     }
@@ -181,9 +183,11 @@ def test_a_merged_name_goes_with_the_messages_that_said_it(memory: Memory) -> No
         "Yesterday Mel showed me her new painting of a lake.",
     ]]  # fmt: skip
     assert [c.name for c in memory.merge_entities()] == ["Mel"]
-    assert memory.store.gazetteer(memory.namespace, "ana", ANA)["mel"] == "melanie"
+    assert (
+        memory.store.gazetteer(memory.store.scope(memory.namespace, ANA), "ana")["mel"] == "melanie"
+    )
     memory.delete(said[2].id)
-    assert "mel" not in memory.store.gazetteer(memory.namespace, "ana", ANA)
+    assert "mel" not in memory.store.gazetteer(memory.store.scope(memory.namespace, ANA), "ana")
     assert [e.aliases for e in memory.entities()] == [frozenset({"melanie", "my friend"})]
 
 
@@ -326,7 +330,10 @@ def _view(path: Path, embedder: Embedder, present: list[str], everything: bool) 
         ]  # fmt: skip
         listed = memory.entities(participants=present)
         return (
-            [memory.store.gazetteer(memory.namespace, who, present) for who in present],
+            [
+                memory.store.gazetteer(memory.store.scope(memory.namespace, present), who)
+                for who in present
+            ],
             sorted((e.key, e.sense, e.name, e.kind, e.mentions, e.aliases) for e in listed),
             recalled,
         )

@@ -122,7 +122,7 @@ def test_round_trip_of_every_field(store, store_embedder):
         stored,
         store.get_episode(NS, stored.id),
         store.list_episodes(NS)[0],
-        store.fetch(NS, [stored.id], ["ana"])[0],
+        store.fetch(store.scope(NS, ["ana"]), [stored.id])[0],
     ):
         assert episode.id == stored.id
         assert episode.namespace == NS
@@ -168,7 +168,7 @@ def test_add_is_all_or_nothing_when_a_vector_has_the_wrong_dimension(store, stor
     # the store is still usable afterwards
     [ok] = add(store, store_embedder, "after the failure")
     vector = store_embedder.embed(["after the failure"])[0]
-    assert ids_of(store.dense_search(NS, vector, ["alice"], 5)) == [ok.id]
+    assert ids_of(store.dense_search(store.scope(NS, ["alice"]), vector, 5)) == [ok.id]
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -185,7 +185,7 @@ def test_unknown_ids_raise_not_found(store, store_embedder):
         store.delete_episode(NS, missing, None)
     with pytest.raises(NotFound):
         store.history(NS, missing)
-    assert store.fetch(NS, [missing], ["alice"]) == []
+    assert store.fetch(store.scope(NS, ["alice"]), [missing]) == []
     assert store.vector_of(NS, [missing]) == {}
 
 
@@ -202,17 +202,17 @@ def test_ids_from_another_namespace_are_not_found(store, store_embedder):
     vector = store_embedder.embed(["the vault code is 4512"])[0]
     assert store.list_episodes(NS) == []
     assert store.list_episodes(NS, participants=["alice"]) == []
-    assert store.fetch(NS, [theirs.id], ["alice"]) == []
+    assert store.fetch(store.scope(NS, ["alice"]), [theirs.id]) == []
     assert store.vector_of(NS, [theirs.id]) == {}
-    assert store.dense_search(NS, vector, ["alice"], 10) == []
-    assert store.text_search(NS, query_terms("vault code 4512"), ["alice"], 10) == []
-    assert store.recent_search(NS, ["alice"], 10) == []
+    assert store.dense_search(store.scope(NS, ["alice"]), vector, 10) == []
+    assert store.text_search(store.scope(NS, ["alice"]), query_terms("vault code 4512"), 10) == []
+    assert store.recent_search(store.scope(NS, ["alice"]), 10) == []
     assert store.stats(NS)["episodes"] == 0
     # the failed attempts changed nothing in the owner's namespace
     kept = store.get_episode(OTHER_NS, theirs.id)
     assert kept.text == "the vault code is 4512"
     assert [h.event for h in store.history(OTHER_NS, theirs.id)] == ["ADD"]
-    assert ids_of(store.dense_search(OTHER_NS, vector, ["alice"], 10)) == [theirs.id]
+    assert ids_of(store.dense_search(store.scope(OTHER_NS, ["alice"]), vector, 10)) == [theirs.id]
 
 
 def test_list_episodes_orders_by_time_and_filters(store, store_embedder):
@@ -239,24 +239,26 @@ def test_recent_turns_are_the_last_ones_oldest_first(store, store_embedder):
     for i in range(5):
         add(store, store_embedder, f"c1 turn {i}", conversation="c1")
         add(store, store_embedder, f"c2 turn {i}", conversation="c2")
-    last3 = store.recent_turns(NS, "c1", ["alice"], 3)
+    last3 = store.recent_turns(store.scope(NS, ["alice"]), "c1", 3)
     assert [e.text for e in last3] == ["c1 turn 2", "c1 turn 3", "c1 turn 4"]
     assert [e.position for e in last3] == [2, 3, 4]
-    everything = store.recent_turns(NS, "c1", ["alice"], 50)
+    everything = store.recent_turns(store.scope(NS, ["alice"]), "c1", 50)
     assert [e.text for e in everything] == [f"c1 turn {i}" for i in range(5)]
-    assert store.recent_turns(NS, "nope", ["alice"], 3) == []
-    assert store.recent_turns(OTHER_NS, "c1", ["alice"], 3) == []
+    assert store.recent_turns(store.scope(NS, ["alice"]), "nope", 3) == []
+    assert store.recent_turns(store.scope(OTHER_NS, ["alice"]), "c1", 3) == []
 
 
 def test_recent_turns_obey_the_privacy_rule(store, store_embedder):
     add(store, store_embedder, "said to all", conversation="c1", participants=["alice", "bob"])
     add(store, store_embedder, "a private aside", conversation="c1", participants=["alice"])
-    assert [e.text for e in store.recent_turns(NS, "c1", ["alice"], 5)] == [
+    assert [e.text for e in store.recent_turns(store.scope(NS, ["alice"]), "c1", 5)] == [
         "said to all",
         "a private aside",
     ]
-    assert [e.text for e in store.recent_turns(NS, "c1", ["bob"], 5)] == ["said to all"]
-    assert store.recent_turns(NS, "c1", ["carol"], 5) == []
+    assert [e.text for e in store.recent_turns(store.scope(NS, ["bob"]), "c1", 5)] == [
+        "said to all"
+    ]
+    assert store.recent_turns(store.scope(NS, ["carol"]), "c1", 5) == []
 
 
 def test_stats_count_this_namespace_only(store, store_embedder):
@@ -327,15 +329,19 @@ def test_update_keeps_history_and_reindexes(store, store_embedder):
     assert all(h.memory_id == original.id for h in history)
     assert all(h.at.utcoffset() == timedelta(0) for h in history)
 
-    assert ids_of(store.text_search(NS, query_terms("parrot Kesha"), ["alice"], 10)) == [
-        original.id
-    ]
-    assert store.text_search(NS, query_terms("Whiskers"), ["alice"], 10) == []
-    assert original.id not in ids_of(store.text_search(NS, query_terms("cat"), ["alice"], 10))
-    assert other.id in ids_of(store.text_search(NS, query_terms("cats"), ["alice"], 10))
+    assert ids_of(
+        store.text_search(store.scope(NS, ["alice"]), query_terms("parrot Kesha"), 10)
+    ) == [original.id]
+    assert store.text_search(store.scope(NS, ["alice"]), query_terms("Whiskers"), 10) == []
+    assert original.id not in ids_of(
+        store.text_search(store.scope(NS, ["alice"]), query_terms("cat"), 10)
+    )
+    assert other.id in ids_of(
+        store.text_search(store.scope(NS, ["alice"]), query_terms("cats"), 10)
+    )
 
     new_vector = store_embedder.embed(["I adopted a parrot named Kesha"])[0]
-    hits = store.dense_search(NS, new_vector, ["alice"], 5)
+    hits = store.dense_search(store.scope(NS, ["alice"]), new_vector, 5)
     assert hits[0][0] == original.id and hits[0][1] == pytest.approx(1.0, abs=1e-5)
     assert np.allclose(store.vector_of(NS, [original.id])[original.id], new_vector, atol=1e-6)
 
@@ -352,12 +358,17 @@ def test_delete_removes_everywhere_and_scrubs_history(store, store_embedder):
     with pytest.raises(NotFound):
         store.get_episode(NS, doomed.id)
     assert [e.id for e in store.list_episodes(NS)] == [kept.id]
-    assert doomed.id not in ids_of(store.dense_search(NS, vector, ["alice"], 10))
-    assert store.text_search(NS, query_terms("password hunter2 hunter3"), ["alice"], 10) == []
-    assert ids_of(store.text_search(NS, query_terms("zebra"), ["alice"], 10)) == [kept.id]
-    assert ids_of(store.recent_search(NS, ["alice"], 10)) == [kept.id]
-    assert store.fetch(NS, [doomed.id, kept.id], ["alice"])[0].id == kept.id
-    assert len(store.fetch(NS, [doomed.id, kept.id], ["alice"])) == 1
+    assert doomed.id not in ids_of(store.dense_search(store.scope(NS, ["alice"]), vector, 10))
+    assert (
+        store.text_search(store.scope(NS, ["alice"]), query_terms("password hunter2 hunter3"), 10)
+        == []
+    )
+    assert ids_of(store.text_search(store.scope(NS, ["alice"]), query_terms("zebra"), 10)) == [
+        kept.id
+    ]
+    assert ids_of(store.recent_search(store.scope(NS, ["alice"]), 10)) == [kept.id]
+    assert store.fetch(store.scope(NS, ["alice"]), [doomed.id, kept.id])[0].id == kept.id
+    assert len(store.fetch(store.scope(NS, ["alice"]), [doomed.id, kept.id])) == 1
     assert store.vector_of(NS, [doomed.id]) == {}
 
     history = store.history(NS, doomed.id)
@@ -395,34 +406,45 @@ def test_dense_search_ranks_the_exact_vector_first(store, store_embedder):
     texts = ["green tea in the morning", "black coffee at night", "a walk in the park"]
     episodes = add(store, store_embedder, *texts)
     for episode, text in zip(episodes, texts, strict=True):
-        hits = store.dense_search(NS, store_embedder.embed([text])[0], ["alice"], 3)
+        hits = store.dense_search(store.scope(NS, ["alice"]), store_embedder.embed([text])[0], 3)
         assert hits[0][0] == episode.id
         assert hits[0][1] == pytest.approx(1.0, abs=1e-5)
         scores = [s for _, s in hits]
         assert scores == sorted(scores, reverse=True)
-    assert len(store.dense_search(NS, store_embedder.embed(["tea"])[0], ["alice"], 2)) == 2
+    assert (
+        len(store.dense_search(store.scope(NS, ["alice"]), store_embedder.embed(["tea"])[0], 2))
+        == 2
+    )
 
 
 def test_text_search_stems_russian(store, store_embedder):
     [dog] = add(store, store_embedder, "У меня есть собака по кличке Шарик")
     add(store, store_embedder, "Мы купили новый диван")
-    assert ids_of(store.text_search(NS, query_terms("собаку"), ["alice"], 10)) == [dog.id]
-    assert ids_of(store.text_search(NS, query_terms("собаки"), ["alice"], 10)) == [dog.id]
-    assert store.text_search(NS, query_terms("кошка"), ["alice"], 10) == []
+    assert ids_of(store.text_search(store.scope(NS, ["alice"]), query_terms("собаку"), 10)) == [
+        dog.id
+    ]
+    assert ids_of(store.text_search(store.scope(NS, ["alice"]), query_terms("собаки"), 10)) == [
+        dog.id
+    ]
+    assert store.text_search(store.scope(NS, ["alice"]), query_terms("кошка"), 10) == []
 
 
 def test_text_search_stems_english(store, store_embedder):
     [runner] = add(store, store_embedder, "Maria runs five kilometres every morning")
     add(store, store_embedder, "Maria cooks pasta on Sundays")
-    assert ids_of(store.text_search(NS, query_terms("running"), ["alice"], 10)) == [runner.id]
-    assert ids_of(store.text_search(NS, query_terms("kilometre"), ["alice"], 10)) == [runner.id]
-    assert store.text_search(NS, [], ["alice"], 10) == []
+    assert ids_of(store.text_search(store.scope(NS, ["alice"]), query_terms("running"), 10)) == [
+        runner.id
+    ]
+    assert ids_of(store.text_search(store.scope(NS, ["alice"]), query_terms("kilometre"), 10)) == [
+        runner.id
+    ]
+    assert store.text_search(store.scope(NS, ["alice"]), [], 10) == []
 
 
 def test_text_search_ranks_more_matching_terms_higher(store, store_embedder):
     one = add(store, store_embedder, "the bike is red")[0]
     both = add(store, store_embedder, "the bike shop gave a discount on the red bike")[0]
-    hits = store.text_search(NS, query_terms("bike shop discount"), ["alice"], 10)
+    hits = store.text_search(store.scope(NS, ["alice"]), query_terms("bike shop discount"), 10)
     assert ids_of(hits)[0] == both.id
     assert one.id in ids_of(hits)
 
@@ -430,25 +452,31 @@ def test_text_search_ranks_more_matching_terms_higher(store, store_embedder):
 def test_text_search_quotes_query_syntax(store, store_embedder):
     [episode] = add(store, store_embedder, "NEAR the OR gate AND the NOT gate")
     for odd in (['"'], ["*"], ["near", "or", "and", "not"], ["x' OR '1'='1"], ["(", ")"]):
-        hits = store.text_search(NS, odd, ["alice"], 10)  # must not raise a syntax error
+        hits = store.text_search(
+            store.scope(NS, ["alice"]), odd, 10
+        )  # must not raise a syntax error
         assert set(ids_of(hits)) <= {episode.id}
-    assert ids_of(store.text_search(NS, ["gate"], ["alice"], 10)) == [episode.id]
+    assert ids_of(store.text_search(store.scope(NS, ["alice"]), ["gate"], 10)) == [episode.id]
 
 
 def test_recent_search_orders_by_time_said(store, store_embedder):
     middle = add(store, store_embedder, "middle", time=T0 + timedelta(days=1))[0]
     newest = add(store, store_embedder, "newest", time=T0 + timedelta(days=2))[0]
     oldest = add(store, store_embedder, "oldest", time=T0)[0]
-    assert ids_of(store.recent_search(NS, ["alice"], 10)) == [newest.id, middle.id, oldest.id]
-    assert ids_of(store.recent_search(NS, ["alice"], 2)) == [newest.id, middle.id]
+    assert ids_of(store.recent_search(store.scope(NS, ["alice"]), 10)) == [
+        newest.id,
+        middle.id,
+        oldest.id,
+    ]
+    assert ids_of(store.recent_search(store.scope(NS, ["alice"]), 2)) == [newest.id, middle.id]
 
 
 def test_fetch_keeps_the_requested_order_and_drops_invisible(store, store_embedder):
     a, b = add(store, store_embedder, "alpha", "beta")
     [private] = add(store, store_embedder, "bob only", speaker="bob")
-    fetched = store.fetch(NS, [b.id, private.id, a.id], ["alice"])
+    fetched = store.fetch(store.scope(NS, ["alice"]), [b.id, private.id, a.id])
     assert [e.id for e in fetched] == [b.id, a.id]
-    assert store.fetch(NS, [], ["alice"]) == []
+    assert store.fetch(store.scope(NS, ["alice"]), []) == []
 
 
 def test_vector_of_returns_stored_unit_vectors(store, store_embedder):
@@ -505,28 +533,55 @@ def test_every_channel_applies_the_privacy_rule(
 ):
     if channel == "dense":
         vector = store_embedder.embed(["secret plan"])[0]
-        found = ids_of(store.dense_search(NS, vector, present, 50))
+        found = ids_of(store.dense_search(store.scope(NS, present), vector, 50))
     elif channel == "text":
-        found = ids_of(store.text_search(NS, query_terms("secret plan"), present, 50))
+        found = ids_of(store.text_search(store.scope(NS, present), query_terms("secret plan"), 50))
     elif channel == "recent":
-        found = ids_of(store.recent_search(NS, present, 50))
+        found = ids_of(store.recent_search(store.scope(NS, present), 50))
     elif channel == "fetch":
-        found = [e.id for e in store.fetch(NS, list(audiences.values()), present)]
+        found = [e.id for e in store.fetch(store.scope(NS, present), list(audiences.values()))]
     else:
         found = [e.id for e in store.list_episodes(NS, participants=present)]
     assert sorted(found) == sorted(audiences[key] for key in expected)
 
 
-def test_search_without_participants_is_refused(store, store_embedder, audiences):
-    vector = store_embedder.embed(["secret"])[0]
-    for call in (
-        lambda: store.dense_search(NS, vector, [], 10),
-        lambda: store.text_search(NS, ["secret"], [], 10),
-        lambda: store.recent_search(NS, [], 10),
-        lambda: store.fetch(NS, list(audiences.values()), []),
+def test_a_scope_needs_a_participant(store, store_embedder, audiences):
+    with pytest.raises(InvalidInput):
+        store.scope(NS, [])
+
+
+def test_a_scope_is_a_snapshot_that_never_widens(store, store_embedder):
+    """Rows of an audience that appears after the scope was issued stay out of it, even
+    when the scope saw every audience of the namespace (no shortcut on the namespace)."""
+    [mine] = add(store, store_embedder, "alice plans the garden party", speaker="alice")
+    scope = store.scope(NS, ["alice"])
+    [later] = add(store, store_embedder, "bob plans the garden party", speaker="bob")
+    [shared] = add(store, store_embedder, "garden party for both", participants=["bob"])
+    vector = store_embedder.embed(["garden party"])[0]
+    words = query_terms("garden party")
+    for found in (
+        ids_of(store.dense_search(scope, vector, 10)),
+        ids_of(store.text_search(scope, words, 10)),
+        ids_of(store.recent_search(scope, 10)),
+        [e.id for e in store.fetch(scope, [mine.id, later.id, shared.id])],
+        store.matching(scope, words),
     ):
+        assert found == [mine.id]
+    fresh = store.scope(NS, ["alice"])
+    assert sorted(ids_of(store.text_search(fresh, words, 10))) == [mine.id, shared.id]
+
+
+def test_a_scope_from_another_store_is_refused(store, store_backend, store_embedder):
+    add(store, store_embedder, "a note", speaker="alice")
+    other = store_backend.open()
+    try:
+        foreign = other.scope(NS, ["alice"])
         with pytest.raises(InvalidInput):
-            call()
+            store.recent_search(foreign, 10)
+        with pytest.raises(InvalidInput):
+            store.fetch(foreign, [1])
+    finally:
+        other.close()
 
 
 # -- embedder binding and reopening ------------------------------------------------------------
@@ -567,11 +622,11 @@ def test_reopening_keeps_everything(store, store_backend, store_embedder):
         return (
             s.list_episodes(NS),
             [s.history(NS, e.id) for e in episodes],
-            s.dense_search(NS, query, ALICE_BOB, 10),
-            s.dense_search(NS, query, ["alice"], 10),
-            s.text_search(NS, query_terms("blueberry fig damson"), ["alice"], 10),
-            s.recent_search(NS, ["alice"], 10),
-            s.recent_turns(NS, "c1", ["alice"], 10),
+            s.dense_search(s.scope(NS, ALICE_BOB), query, 10),
+            s.dense_search(s.scope(NS, ["alice"]), query, 10),
+            s.text_search(s.scope(NS, ["alice"]), query_terms("blueberry fig damson"), 10),
+            s.recent_search(s.scope(NS, ["alice"]), 10),
+            s.recent_turns(s.scope(NS, ["alice"]), "c1", 10),
             {k: v for k, v in s.stats(NS).items() if k != "bytes"},
         )
 
@@ -619,10 +674,19 @@ def test_privacy_holds_when_a_participant_has_many_audiences(store, store_embedd
 
     def channels(present: list[str]) -> list[set[int]]:
         return [
-            set(ids_of(store.text_search(NS, query_terms("lantern festival"), present, 500))),
-            set(ids_of(store.dense_search(NS, vector, present, 500))),
-            set(ids_of(store.recent_search(NS, present, 500))),
-            {e.id for e in store.fetch(NS, [*everything, bobs.id, elsewhere.id], present)},
+            set(
+                ids_of(
+                    store.text_search(
+                        store.scope(NS, present), query_terms("lantern festival"), 500
+                    )
+                )
+            ),
+            set(ids_of(store.dense_search(store.scope(NS, present), vector, 500))),
+            set(ids_of(store.recent_search(store.scope(NS, present), 500))),
+            {
+                e.id
+                for e in store.fetch(store.scope(NS, present), [*everything, bobs.id, elsewhere.id])
+            },
             {e.id for e in store.list_episodes(NS, participants=present, limit=500)},
         ]
 
@@ -630,9 +694,9 @@ def test_privacy_holds_when_a_participant_has_many_audiences(store, store_embedd
     assert channels(["alice", "user7"]) == [{groups[7]}] * 5
     assert channels(["bob"]) == [{bobs.id}] * 5
     assert channels(["alice", "bob"]) == [set()] * 5
-    assert ids_of(store.text_search(OTHER_NS, query_terms("lantern"), ["alice"], 500)) == [
-        elsewhere.id
-    ]
+    assert ids_of(
+        store.text_search(store.scope(OTHER_NS, ["alice"]), query_terms("lantern"), 500)
+    ) == [elsewhere.id]
 
 
 def test_neighbours_are_adjacent_visible_turns_of_the_same_conversation(store, store_embedder):
@@ -647,15 +711,15 @@ def test_neighbours_are_adjacent_visible_turns_of_the_same_conversation(store, s
         for i in range(7)
     ]
     add(store, store_embedder, "c2 turn 0", conversation="c2", participants=["alice", "bob"])
-    around = store.neighbours(NS, [turns[2]], 2, ["alice"])
+    around = store.neighbours(store.scope(NS, ["alice"]), [turns[2]], 2)
     assert sorted(e.text for e in around) == ["c1 turn 0", "c1 turn 1", "c1 turn 3", "c1 turn 4"]
     # bob was not present for turn 3: it is not his neighbour to see
-    around_bob = store.neighbours(NS, [turns[2]], 2, ["bob"])
+    around_bob = store.neighbours(store.scope(NS, ["bob"]), [turns[2]], 2)
     assert sorted(e.text for e in around_bob) == ["c1 turn 0", "c1 turn 1", "c1 turn 4"]
-    both = store.neighbours(NS, [turns[0], turns[6]], 1, ["alice"])
+    both = store.neighbours(store.scope(NS, ["alice"]), [turns[0], turns[6]], 1)
     assert sorted(e.text for e in both) == ["c1 turn 1", "c1 turn 5"]
-    assert store.neighbours(NS, [turns[2]], 0, ["alice"]) == []
-    assert store.neighbours(OTHER_NS, [turns[2]], 2, ["alice"]) == []
+    assert store.neighbours(store.scope(NS, ["alice"]), [turns[2]], 0) == []
+    assert store.neighbours(store.scope(OTHER_NS, ["alice"]), [turns[2]], 2) == []
 
 
 def test_conversations_list_their_participants_and_span(store, store_embedder):
@@ -717,11 +781,11 @@ def test_entity_views_show_each_audience_only_what_it_may_see(store, store_embed
         new(store_embedder, "Oslo is cold.", participants=["alice", "bob"]),
         mentions=(Mention("Oslo", "oslo"),),
     )])  # fmt: skip
-    assert store.gazetteer(NS, "alice", ["alice"]) == {
+    assert store.gazetteer(store.scope(NS, ["alice"]), "alice") == {
         "leo": "leo", "oslo": "oslo", "my brother": "leo",
     }  # fmt: skip
-    assert store.gazetteer(NS, "alice", ["alice", "bob"]) == {"oslo": "oslo"}
-    assert store.gazetteer(OTHER_NS, "alice", ["alice"]) == {}
+    assert store.gazetteer(store.scope(NS, ["alice", "bob"]), "alice") == {"oslo": "oslo"}
+    assert store.gazetteer(store.scope(OTHER_NS, ["alice"]), "alice") == {}
     admin = {e.key: e.mentions for e in store.entities(NS)}
     assert admin == {e.key: e.mentions for e in store.entities(NS, ["alice"])} == {
         "leo": 1, "oslo": 2,
@@ -733,9 +797,9 @@ def test_entity_views_show_each_audience_only_what_it_may_see(store, store_embed
     assert store.entity_episodes(NS, oslo) == [dm.id, group.id]
     assert sorted(map(sorted, store.audiences(NS))) == [["alice"], ["alice", "bob"]]
 
-    assert store.graph_search(NS, ["leo"], {}, ["bob"], T0, 10) == []
+    assert store.graph_search(store.scope(NS, ["bob"]), ["leo"], {}, T0, 10) == []
     store.delete_episode(NS, dm.id, None)  # takes its name and alias with it
-    assert store.gazetteer(NS, "alice", ["alice"]) == {"oslo": "oslo"}
+    assert store.gazetteer(store.scope(NS, ["alice"]), "alice") == {"oslo": "oslo"}
     assert [e.key for e in store.entities(NS)] == ["oslo"]
 
 
@@ -748,6 +812,8 @@ def test_recent_search_is_the_newest_of_every_visible_audience(store, store_embe
                         time=T0 + timedelta(minutes=n // 2))  # fmt: skip
     add(store, store_embedder, "not hers", speaker="bob", time=T0 + timedelta(days=1))
     newest = sorted(episodes, key=lambda e: (e.said_at, e.id), reverse=True)
-    assert ids_of(store.recent_search(NS, ["alice"], 7)) == [e.id for e in newest[:7]]
+    assert ids_of(store.recent_search(store.scope(NS, ["alice"]), 7)) == [e.id for e in newest[:7]]
     group = [e for e in newest if "friend1" in e.audience]
-    assert ids_of(store.recent_search(NS, ["alice", "friend1"], 2)) == [e.id for e in group[:2]]
+    assert ids_of(store.recent_search(store.scope(NS, ["alice", "friend1"]), 2)) == [
+        e.id for e in group[:2]
+    ]

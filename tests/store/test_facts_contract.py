@@ -271,10 +271,10 @@ def test_matching_needs_every_term_and_has_no_limit(store, store_embedder):
     made = [episode(store, store_embedder, f"trip to Oslo number {i}").id for i in range(250)]
     episode(store, store_embedder, "a trip to Bergen")
     hidden = episode(store, store_embedder, "my trip to Oslo", speaker="bruno").id
-    assert store.matching(NS, terms("trip Oslo"), ["ana"]) == made
-    assert hidden in store.matching(NS, terms("trip Oslo"), ["bruno"])
-    assert store.matching(NS, [], ["ana"]) == []
-    assert store.matching(OTHER_NS, terms("trip Oslo"), ["ana"]) == []
+    assert store.matching(store.scope(NS, ["ana"]), terms("trip Oslo")) == made
+    assert hidden in store.matching(store.scope(NS, ["bruno"]), terms("trip Oslo"))
+    assert store.matching(store.scope(NS, ["ana"]), []) == []
+    assert store.matching(store.scope(OTHER_NS, ["ana"]), terms("trip Oslo")) == []
 
 
 # -- privacy ------------------------------------------------------------------------------------
@@ -535,11 +535,15 @@ def test_redact_episode_replaces_the_text_and_every_trace_of_it(store, store_emb
     )
     assert redacted.id == original.id and redacted.text == redacted_text
     assert store.get_episode(NS, original.id).text == redacted_text
-    assert store.text_search(NS, terms("Rodrigo"), ["ana"], 10) == []
-    assert [i for i, _ in store.text_search(NS, terms("someone"), ["ana"], 10)] == [original.id]
-    lighthouse = {i for i, _ in store.text_search(NS, terms("lighthouse"), ["ana"], 10)}
+    assert store.text_search(store.scope(NS, ["ana"]), terms("Rodrigo"), 10) == []
+    assert [i for i, _ in store.text_search(store.scope(NS, ["ana"]), terms("someone"), 10)] == [
+        original.id
+    ]
+    lighthouse = {
+        i for i, _ in store.text_search(store.scope(NS, ["ana"]), terms("lighthouse"), 10)
+    }
     assert lighthouse == {original.id, other.id}
-    hits = store.dense_search(NS, vec(store_embedder, redacted_text), ["ana"], 1)
+    hits = store.dense_search(store.scope(NS, ["ana"]), vec(store_embedder, redacted_text), 1)
     assert hits[0][0] == original.id and hits[0][1] == pytest.approx(1.0, abs=1e-5)
     history = store.history(NS, original.id)
     assert history[-1].event == "FORGET" and history[-1].actor == "ana"

@@ -121,11 +121,11 @@ def test_an_old_store_converts_to_entity_views(tmp_path: Path) -> None:
     group = {e.key: e.mentions for e in store.entities(NS, ["ana", "bob"])}
     assert group == {"leo": 1, "melanie": 1}
     # ana's alias was taught by her latest message that names Leo: the group's
-    assert store.gazetteer(NS, "ana", ["ana", "bob"])["my brother"] == "leo"
-    assert store.gazetteer(NS, "ana", ["ana"]) == {
+    assert store.gazetteer(store.scope(NS, ["ana", "bob"]), "ana")["my brother"] == "leo"
+    assert store.gazetteer(store.scope(NS, ["ana"]), "ana") == {
         "leo": "leo", "melanie": "melanie", "mel": "melanie", "my brother": "leo",
     }  # fmt: skip
     store.delete_episode(NS, ids[2], None)  # it takes its alias with it
-    assert "my brother" not in store.gazetteer(NS, "ana", ["ana"])
+    assert "my brother" not in store.gazetteer(store.scope(NS, ["ana"]), "ana")
     assert {e.key: e.mentions for e in store.entities(NS)} == {"leo": 1, "melanie": 1}
     store.close()

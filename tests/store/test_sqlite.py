@@ -76,9 +76,14 @@ def test_a_new_audience_written_by_another_connection_is_seen(tmp_path, hash_emb
     for store in (reader, writer):
         store.bind_embedder(hash_embedder.name, hash_embedder.dim)
     first = add(writer, hash_embedder, "just me", participants=["ana"])
-    assert ids_of(reader.recent_search(NS, ["ana"], 10)) == [first[0].id]  # kept for later
+    assert ids_of(reader.recent_search(reader.scope(NS, ["ana"]), 10)) == [
+        first[0].id
+    ]  # kept for later
     group = add(writer, hash_embedder, "the three of us", participants=["ana", "bo", "cy"])
-    assert sorted(ids_of(reader.recent_search(NS, ["ana"], 10))) == [first[0].id, group[0].id]
-    assert ids_of(reader.recent_search(NS, ["bo"], 10)) == [group[0].id]
+    assert sorted(ids_of(reader.recent_search(reader.scope(NS, ["ana"]), 10))) == [
+        first[0].id,
+        group[0].id,
+    ]
+    assert ids_of(reader.recent_search(reader.scope(NS, ["bo"]), 10)) == [group[0].id]
     reader.close()
     writer.close()

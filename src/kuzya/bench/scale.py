@@ -232,7 +232,7 @@ def dense_recall(memory: Memory, k: int = 10) -> dict[str, Any]:
         vector = memory.embedder.embed([query])[0]
         scores = np.sort(matrix[rows] @ vector)[::-1]
         kth = scores[min(k, len(scores)) - 1]
-        got = [hit[0] for hit in store.dense_search(namespace, vector, present, k)]
+        got = [hit[0] for hit in store.dense_search(store.scope(namespace, present), vector, k)]
         right = sum(1 for i in got if float(matrix[row_of[i]] @ vector) >= kth - 1e-5)
         return right / min(k, len(scores))
 

@@ -49,9 +49,8 @@ def recognise(store: Store, namespace: str, ner: NER, batch: int = BATCH) -> tup
                 continue
             seen_by = (episode.speaker, episode.audience)
             if seen_by not in gazetteers:
-                gazetteers[seen_by] = store.gazetteer(
-                    namespace, episode.speaker, sorted(episode.audience)
-                )
+                scope = store.scope(namespace, sorted(episode.audience))
+                gazetteers[seen_by] = store.gazetteer(scope, episode.speaker)
             common = set().union(*(w for a, w in lowercase.items() if a >= episode.audience))
             found = _named(episode, names, gazetteers[seen_by], common)
             added += store.add_mentions(namespace, episode.id, [m for m, _ in found])

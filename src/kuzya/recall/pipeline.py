@@ -22,7 +22,7 @@ from kuzya.model import Episode, Fact, Recall, RecallItem, is_assistant
 from kuzya.recall import passages
 from kuzya.recall.passages import item_cap
 from kuzya.recall.query import Query, analyse
-from kuzya.store.base import Hit, Store
+from kuzya.store.base import Hit, Scope, Store
 
 
 @dataclass(frozen=True)
@@ -140,10 +140,9 @@ def _with_neighbours(
 def run(
     store: Store,
     embedder: Embedder,
-    namespace: str,
+    scope: Scope,
     query_text: str,
     *,
-    participants: Sequence[str],
     now: datetime,
     conversation: str | None,
     speaker: str | None,
@@ -152,36 +151,29 @@ def run(
     settings: RecallSettings,
     facts: FactView,
 ) -> Recall:
+    namespace, participants = scope.namespace, sorted(scope.participants)
     working = (
-        store.recent_turns(namespace, conversation, participants, settings.working_turns)
-        if conversation
-        else []
+        store.recent_turns(scope, conversation, settings.working_turns) if conversation else []
     )
-    known = store.gazetteer(namespace, speaker or "", participants)
+    known = store.gazetteer(scope, speaker or "")
     present = participants if settings.unnamed_query else ()
     query = analyse(query_text, embedder, working, now, known, present)
     sources = [
-        (store.dense_search(namespace, query.vector, participants, settings.dense_k),
-         settings.dense_weight),
-        (store.text_search(namespace, query.terms, participants, settings.text_k),
-         settings.text_weight),
-        (store.recent_search(namespace, participants, settings.recent_k), settings.recent_weight),
-    ]  # fmt: skip
+        (store.dense_search(scope, query.vector, settings.dense_k), settings.dense_weight),
+        (store.text_search(scope, query.terms, settings.text_k), settings.text_weight),
+        (store.recent_search(scope, settings.recent_k), settings.recent_weight),
+    ]
     if query.window is not None:
         window = query.window
-        hits = store.window_search(
-            namespace, window.start, window.end, participants, settings.window_k
-        )
+        hits = store.window_search(scope, window.start, window.end, settings.window_k)
         sources.append((hits, settings.window_weight))
     candidates = {item for hits, _ in sources for item, _ in hits}
-    episodes = {e.id: e for e in store.fetch(namespace, sorted(candidates), participants)}
+    episodes = {e.id: e for e in store.fetch(scope, sorted(candidates))}
     sources[0] = (_by_passage(sources[0][0], episodes, query, embedder), settings.dense_weight)
     scores = {item: s for item, s in fuse(sources).items() if item in episodes}
-    _add_graph(store, namespace, query, scores, episodes, participants, now, settings)
+    _add_graph(store, scope, query, scores, episodes, now, settings)
     best = sorted(scores, key=lambda i: -scores[i])[: settings.context_of]
-    for turn in store.neighbours(
-        namespace, [episodes[i] for i in best], settings.neighbour_span, participants
-    ):
+    for turn in store.neighbours(scope, [episodes[i] for i in best], settings.neighbour_span):
         episodes.setdefault(turn.id, turn)
         scores.setdefault(turn.id, 0.0)
     vectors = store.vector_of(namespace, list(episodes)) if settings.neighbour_gate > 0 else {}
@@ -333,11 +325,10 @@ def _diary(
 
 def _add_graph(
     store: Store,
-    namespace: str,
+    scope: Scope,
     query: Query,
     scores: dict[int, float],
     episodes: dict[int, Episode],
-    participants: Sequence[str],
     now: datetime,
     settings: RecallSettings,
 ) -> None:
@@ -345,16 +336,10 @@ def _add_graph(
     episodes about associated entities join the candidates (multi-hop)."""
     best = sorted(scores, key=lambda i: -scores[i])[: settings.graph_seeds]
     top = max((scores[i] for i in best), default=0.0) or 1.0
-    hits = store.graph_search(
-        namespace,
-        query.entity_keys,
-        {i: scores[i] / top for i in best},
-        participants,
-        now,
-        settings.graph_k,
-    )
+    seeds = {i: scores[i] / top for i in best}
+    hits = store.graph_search(scope, query.entity_keys, seeds, now, settings.graph_k)
     new = [item for item, _ in hits if item not in episodes]
-    episodes.update((e.id, e) for e in store.fetch(namespace, new, participants))
+    episodes.update((e.id, e) for e in store.fetch(scope, new))
     strongest = max((score for _, score in hits), default=0.0) or 1.0
     for item, score in hits:  # relative to the strongest: a weak link still counts a little
         if item in episodes and item not in best:  # a seed is not its own evidence

@@ -1,15 +1,16 @@
 """The store port: small protocols the engine depends on, one per concern.
 
 Every method takes the namespace explicitly; nothing crosses it. Adapters are
-thread-safe: a background worker and the callers of recall share one store. Every search method
-takes the participants present and returns only memories whose audience includes all
-of them: the privacy rule is the store's job, done inside its query.
+thread-safe: a background worker and the callers of recall share one store. Every search
+takes a `Scope` (the namespace and the participants present, from `Store.scope`) and
+returns only memories whose audience includes all of them: the privacy rule is the
+store's job, done inside its query.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -35,6 +36,20 @@ Hit = tuple[int, float]  # (memory id, score); higher is better
 
 
 @dataclass(frozen=True)
+class Scope:
+    """Who is asking: a namespace and the participants present, with the audiences they
+    may see resolved once by the store that issued it (`Store.scope`), so the searches of
+    one recall do not resolve them again. A snapshot: an audience that appears after it
+    was issued is not in it (it can only narrow what is seen); issue one per recall. A
+    store refuses a scope another store issued."""
+
+    namespace: str
+    participants: frozenset[str]
+    audiences: tuple[int, ...] = field(repr=False)
+    issuer: object = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class NewEpisode:
     """A message ready to store: validated, embedded and analysed."""
 
@@ -45,7 +60,13 @@ class NewEpisode:
     mentions: tuple[Mention, ...] = ()  # entity mentions found in the text
 
 
-class EpisodeStore(Protocol):
+class Scopes(Protocol):
+    def scope(self, namespace: str, participants: Sequence[str]) -> Scope:
+        """The participants' view of the namespace (at least one participant)."""
+        ...
+
+
+class EpisodeStore(Scopes, Protocol):
     def add_episodes(self, namespace: str, batch: Sequence[NewEpisode]) -> list[Episode]:
         """Store all or nothing; returns once the transaction has committed, the episodes in
         the batch's order. A message whose key is already stored is not stored again: its
@@ -92,9 +113,7 @@ class EpisodeStore(Protocol):
         """Episodes made from any of these (assistant replies: `Message.derived_from`)."""
         ...
 
-    def recent_turns(
-        self, namespace: str, conversation: str, participants: Sequence[str], limit: int
-    ) -> list[Episode]:
+    def recent_turns(self, scope: Scope, conversation: str, limit: int) -> list[Episode]:
         """The last turns of a conversation that the participants may see, oldest first."""
         ...
 
@@ -105,43 +124,26 @@ class EpisodeStore(Protocol):
         ...
 
 
-class SearchStore(Protocol):
-    def dense_search(
-        self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
-    ) -> list[Hit]: ...
+class SearchStore(Scopes, Protocol):
+    def dense_search(self, scope: Scope, vector: npt.NDArray[np.float32], k: int) -> list[Hit]: ...
 
-    def text_search(
-        self, namespace: str, terms: Sequence[str], participants: Sequence[str], k: int
-    ) -> list[Hit]: ...
+    def text_search(self, scope: Scope, terms: Sequence[str], k: int) -> list[Hit]: ...
 
-    def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]: ...
+    def recent_search(self, scope: Scope, k: int) -> list[Hit]: ...
 
-    def matching(
-        self, namespace: str, terms: Sequence[str], participants: Sequence[str]
-    ) -> list[int]:
+    def matching(self, scope: Scope, terms: Sequence[str]) -> list[int]:
         """Every visible episode whose index terms include all of `terms` (no limit)."""
         ...
 
-    def window_search(
-        self,
-        namespace: str,
-        start: datetime,
-        end: datetime,
-        participants: Sequence[str],
-        k: int,
-    ) -> list[Hit]:
+    def window_search(self, scope: Scope, start: datetime, end: datetime, k: int) -> list[Hit]:
         """Episodes said in [start, end) or about events overlapping it, newest first."""
         ...
 
-    def fetch(
-        self, namespace: str, ids: Sequence[int], participants: Sequence[str]
-    ) -> list[Episode]:
+    def fetch(self, scope: Scope, ids: Sequence[int]) -> list[Episode]:
         """Episodes by id, dropping any the participants may not see."""
         ...
 
-    def neighbours(
-        self, namespace: str, episodes: Sequence[Episode], span: int, participants: Sequence[str]
-    ) -> list[Episode]:
+    def neighbours(self, scope: Scope, episodes: Sequence[Episode], span: int) -> list[Episode]:
         """Turns within `span` positions of the given ones in their conversations (visible
         to the participants), the given ones excluded."""
         ...
@@ -151,28 +153,20 @@ class SearchStore(Protocol):
     ) -> dict[int, npt.NDArray[np.float32]]: ...
 
 
-class EntityStore(Protocol):
+class EntityStore(Scopes, Protocol):
     """Every entity row (mention, alias, association, merge or split) carries the audience
     of the episodes it was learned from; every view for participants is computed from
     rows of audiences that include them all (non-interference), and deleting an episode
     takes back what it added."""
 
-    def gazetteer(
-        self, namespace: str, speaker: str, participants: Sequence[str]
-    ) -> dict[str, str]:
+    def gazetteer(self, scope: Scope, speaker: str) -> dict[str, str]:
         """Names the participants' visible episodes mention (alias -> entity key), with
         the aliases those episodes taught on top (merged names, then the speaker's own
         "my sister"; the latest wins)."""
         ...
 
     def graph_search(
-        self,
-        namespace: str,
-        keys: Sequence[str],
-        seeds: Mapping[int, float],
-        participants: Sequence[str],
-        now: datetime,
-        k: int,
+        self, scope: Scope, keys: Sequence[str], seeds: Mapping[int, float], now: datetime, k: int
     ) -> list[Hit]:
         """Spreading activation from the entities named by `keys` and those of the seed
         episodes (with their scores), over associations the participants may use; returns

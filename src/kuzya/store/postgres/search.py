@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.store.base import Hit, NewEpisode
+from kuzya.store.base import Hit, NewEpisode, Scope
 from kuzya.store.postgres.base import PostgresConnection
 from kuzya.store.sql.reading import EpisodeReads, affordable_terms
 from kuzya.store.sql.tables import Connection, placeholders
@@ -106,12 +106,10 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
 
     # -- dense --------------------------------------------------------------------------
 
-    def dense_search(
-        self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
-    ) -> list[Hit]:
+    def dense_search(self, scope: Scope, vector: npt.NDArray[np.float32], k: int) -> list[Hit]:
+        visible = self._seen_by(scope)
         query = vector.astype(np.float32)
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             if not visible or k <= 0:
                 return []
             rows = self._db.execute(
@@ -151,14 +149,12 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
 
     # -- full text ----------------------------------------------------------------------
 
-    def text_search(
-        self, namespace: str, terms: Sequence[str], participants: Sequence[str], k: int
-    ) -> list[Hit]:
+    def text_search(self, scope: Scope, terms: Sequence[str], k: int) -> list[Hit]:
+        namespace, visible = scope.namespace, self._seen_by(scope)
         unique = sorted({t for term in terms for t in tokens(term)})
         if not unique or k <= 0:
             return []
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             stats = self._db.execute(
                 "SELECT documents, length FROM namespace_stats WHERE namespace = ?", (namespace,)
             ).fetchone()
@@ -190,14 +186,12 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
             ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
 
-    def matching(
-        self, namespace: str, terms: Sequence[str], participants: Sequence[str]
-    ) -> list[int]:
+    def matching(self, scope: Scope, terms: Sequence[str]) -> list[int]:
+        namespace, visible = scope.namespace, self._seen_by(scope)
         unique = sorted({t for term in terms for t in tokens(term)})
         if not unique:
             return []
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             if not visible:
                 return []
             rows = self._db.execute(

@@ -16,7 +16,7 @@ from kuzya.clock import from_epoch, to_epoch
 from kuzya.entities.graph import seeded
 from kuzya.errors import InvalidInput, NotFound
 from kuzya.model import Entity, EntityChange, Mention
-from kuzya.store.base import Hit
+from kuzya.store.base import Hit, Scope
 from kuzya.store.sql import graph, senses, views
 from kuzya.store.sql.tables import Connection, Tables, audience_key, placeholders
 
@@ -24,24 +24,17 @@ from kuzya.store.sql.tables import Connection, Tables, audience_key, placeholder
 class EntityTables(Tables):
     """The entity side of the store port."""
 
-    def gazetteer(
-        self, namespace: str, speaker: str, participants: Sequence[str]
-    ) -> dict[str, str]:
+    def gazetteer(self, scope: Scope, speaker: str) -> dict[str, str]:
+        visible = self._seen_by(scope)
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
-            return views.gazetteer(self._db, namespace, speaker, visible)
+            return views.gazetteer(self._db, scope.namespace, speaker, visible)
 
     def graph_search(
-        self,
-        namespace: str,
-        keys: Sequence[str],
-        seeds: Mapping[int, float],
-        participants: Sequence[str],
-        now: datetime,
-        k: int,
+        self, scope: Scope, keys: Sequence[str], seeds: Mapping[int, float], now: datetime, k: int
     ) -> list[Hit]:
+        visible = self._seen_by(scope)
+        namespace = scope.namespace
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             activation = seeded(
                 graph.entity_ids(self._db, namespace, keys),
                 graph.entities_of(self._db, list(seeds)),

@@ -12,7 +12,7 @@ from typing import Any
 from kuzya.clock import from_epoch, to_epoch
 from kuzya.errors import NotFound
 from kuzya.model import Attachment, Conversation, Episode, HistoryEvent, Span
-from kuzya.store.base import Hit
+from kuzya.store.base import Hit, Scope
 from kuzya.store.sql.tables import PER_AUDIENCE, Tables, newest_per_audience, placeholders
 
 EPISODE_COLUMNS = (
@@ -89,9 +89,9 @@ class EpisodeReads(Tables):
             by_id = {int(row[0]): self._episode(row) for row in rows}
         return [by_id[i] for i in ids if i in by_id]
 
-    def recent_search(self, namespace: str, participants: Sequence[str], k: int) -> list[Hit]:
+    def recent_search(self, scope: Scope, k: int) -> list[Hit]:
+        visible = self._seen_by(scope)
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             if len(visible) <= PER_AUDIENCE:
                 rows = newest_per_audience(
                     self._db,
@@ -104,40 +104,28 @@ class EpisodeReads(Tables):
                     "SELECT id, said_at FROM episodes WHERE namespace = ? "
                     f"AND +audience_id IN ({placeholders(visible)}) "
                     "ORDER BY said_at DESC, id DESC LIMIT ?",
-                    (namespace, *visible, k),
+                    (scope.namespace, *visible, k),
                 ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
 
-    def window_search(
-        self,
-        namespace: str,
-        start: datetime,
-        end: datetime,
-        participants: Sequence[str],
-        k: int,
-    ) -> list[Hit]:
+    def window_search(self, scope: Scope, start: datetime, end: datetime, k: int) -> list[Hit]:
         low, high = to_epoch(start), to_epoch(end)
+        visible = self._seen_by(scope)
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
                 "SELECT id, said_at FROM episodes WHERE namespace = ? AND ("
                 "(said_at >= ? AND said_at < ?) OR (event_start < ? AND event_end > ?)) "
                 f"AND +audience_id IN ({placeholders(visible)}) ORDER BY said_at DESC LIMIT ?",
-                (namespace, low, high, high, low, *visible, k),
+                (scope.namespace, low, high, high, low, *visible, k),
             ).fetchall()
         return [(int(row[0]), float(row[1])) for row in rows]
 
-    def fetch(
-        self, namespace: str, ids: Sequence[int], participants: Sequence[str]
-    ) -> list[Episode]:
-        if not ids:
-            return []
-        with self._lock:
-            return self._episodes(namespace, ids, self._visible_audiences(namespace, participants))
+    def fetch(self, scope: Scope, ids: Sequence[int]) -> list[Episode]:
+        visible = self._seen_by(scope)
+        return self._episodes(scope.namespace, ids, visible) if ids else []
 
-    def neighbours(
-        self, namespace: str, episodes: Sequence[Episode], span: int, participants: Sequence[str]
-    ) -> list[Episode]:
+    def neighbours(self, scope: Scope, episodes: Sequence[Episode], span: int) -> list[Episode]:
+        visible = self._seen_by(scope)
         if not episodes or span <= 0:
             return []
         given = {e.id for e in episodes}
@@ -148,9 +136,8 @@ class EpisodeReads(Tables):
         )
         params: list[Any] = []
         for e in episodes:
-            params.extend((namespace, e.conversation, e.position - span, e.position + span))
+            params.extend((scope.namespace, e.conversation, e.position - span, e.position + span))
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
                 f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE ({around}) "
                 f"AND +audience_id IN ({placeholders(visible)})",
@@ -247,16 +234,14 @@ class EpisodeReads(Tables):
             ).fetchall()
             return [self._episode(row) for row in rows]
 
-    def recent_turns(
-        self, namespace: str, conversation: str, participants: Sequence[str], limit: int
-    ) -> list[Episode]:
+    def recent_turns(self, scope: Scope, conversation: str, limit: int) -> list[Episode]:
+        visible = self._seen_by(scope)
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             rows = self._db.execute(
                 f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND "
                 f"conversation = ? AND audience_id IN ({placeholders(visible)}) "
                 "ORDER BY position DESC LIMIT ?",
-                (namespace, conversation, *visible, limit),
+                (scope.namespace, conversation, *visible, limit),
             ).fetchall()
             return [self._episode(row) for row in reversed(rows)]
 

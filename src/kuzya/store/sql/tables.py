@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
 from kuzya.errors import InvalidInput, StoreError
+from kuzya.store.base import Scope
 
 
 class Cursor(Protocol):
@@ -225,6 +226,19 @@ class Tables(ABC):
                         self._visible_for.clear()
                     self._visible_for[key] = found
             return list(found)
+
+    def scope(self, namespace: str, participants: Sequence[str]) -> Scope:
+        present = frozenset(participants)
+        return Scope(
+            namespace, present, tuple(self._visible_audiences(namespace, sorted(present))), self
+        )
+
+    def _seen_by(self, scope: Scope) -> list[int]:
+        """The audiences a scope may see; a scope issued by another store (whose audience
+        ids mean other people) is refused."""
+        if scope.issuer is not self:
+            raise InvalidInput("this scope was issued by another store")
+        return list(scope.audiences)
 
     def _audience_filter(
         self, namespace: str, participants: Sequence[str], column: str = "audience_id"

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.store.base import Hit, NewEpisode
+from kuzya.store.base import Hit, NewEpisode, Scope
 from kuzya.store.sql.reading import EpisodeReads, affordable_terms
 from kuzya.store.sql.tables import Connection, placeholders
 from kuzya.store.sqlite.base import SQLiteConnection
@@ -57,36 +57,30 @@ class SearchTables(SQLiteConnection, EpisodeReads):
     def _after_write(self) -> None:
         self._sync()
 
-    def dense_search(
-        self, namespace: str, vector: npt.NDArray[np.float32], participants: Sequence[str], k: int
-    ) -> list[Hit]:
-        index = self._sync()
-        with self._lock:
-            visible = self._visible_audiences(namespace, participants)
-        return index.search(namespace, vector, visible, k)  # beside other queries
+    def dense_search(self, scope: Scope, vector: npt.NDArray[np.float32], k: int) -> list[Hit]:
+        namespace, visible = scope.namespace, self._seen_by(scope)
+        return self._sync().search(namespace, vector, visible, k)  # beside other queries
 
-    def text_search(
-        self, namespace: str, terms: Sequence[str], participants: Sequence[str], k: int
-    ) -> list[Hit]:
+    def text_search(self, scope: Scope, terms: Sequence[str], k: int) -> list[Hit]:
+        namespace, visible = scope.namespace, self._seen_by(scope)
         unique = sorted(set(terms))
         if not unique:
             return []
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             if not visible:
                 return []
             kept = self._affordable_terms(unique)
             if not kept:
                 return []
             match = "terms : (" + " OR ".join('"' + t.replace('"', '""') + '"' for t in kept) + ")"
-            everything = (
-                len(visible)
-                == self._db.execute(
-                    "SELECT COUNT(*) FROM audiences WHERE namespace = ?", (namespace,)
-                ).fetchone()[0]
-            )
+            # Every audience of the namespace visible: its token alone is the filter.
+            everything = not self._db.execute(
+                "SELECT 1 FROM audiences WHERE namespace = ? "
+                f"AND id NOT IN ({placeholders(visible)}) LIMIT 1",
+                (namespace, *visible),
+            ).fetchone()
             if everything or len(visible) <= _MAX_SCOPE_TOKENS:
-                scope = (
+                tokens = (
                     namespace_token(namespace)
                     if everything
                     else "(" + " OR ".join(f"a{audience}" for audience in visible) + ")"
@@ -94,7 +88,7 @@ class SearchTables(SQLiteConnection, EpisodeReads):
                 rows = self._db.execute(
                     "SELECT rowid, -bm25(episodes_fts, 1.0, 0.0) AS score FROM episodes_fts "
                     "WHERE episodes_fts MATCH ? ORDER BY score DESC LIMIT ?",
-                    (f"{match} AND scope : {scope}", k),
+                    (f"{match} AND scope : {tokens}", k),
                 ).fetchall()
             else:
                 rows = self._db.execute(
@@ -117,15 +111,13 @@ class SearchTables(SQLiteConnection, EpisodeReads):
             )
         )
 
-    def matching(
-        self, namespace: str, terms: Sequence[str], participants: Sequence[str]
-    ) -> list[int]:
+    def matching(self, scope: Scope, terms: Sequence[str]) -> list[int]:
+        namespace, visible = scope.namespace, self._seen_by(scope)
         unique = sorted(set(terms))
         if not unique:
             return []
         match = "terms : (" + " AND ".join('"' + t.replace('"', '""') + '"' for t in unique) + ")"
         with self._lock:
-            visible = self._visible_audiences(namespace, participants)
             if not visible:
                 return []
             rows = self._db.execute(
