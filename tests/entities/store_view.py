@@ -13,7 +13,7 @@ def query(memory: Memory, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     """Read the store's tables directly (the same tables and SQL on SQLite and
     PostgreSQL), rows as tuples."""
     store: Any = memory.store
-    with store._lock:
+    with store._session:
         return [tuple(row) for row in store._db.execute(sql, params).fetchall()]
 
 

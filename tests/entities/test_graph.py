@@ -37,14 +37,11 @@ GROUP_AB = ["ana", "bob"]
 
 def edges(memory: Memory) -> dict[tuple[str, str], tuple[float, float]]:
     """(key, key) -> (weight, updated_at) of the namespace's associations, any audience."""
-    rows = query(
-        memory,
-        "SELECT ea.key, eb.key, s.weight, s.updated_at FROM associations s "
-        "JOIN entities ea ON ea.id = s.a JOIN entities eb ON eb.id = s.b "
-        "WHERE s.namespace = ?",
-        memory.namespace,
-    )
-    return {(min(a, b), max(a, b)): (w, t) for a, b, w, t in rows}
+    graph = memory.store.entity_graph(memory.namespace)
+    return {
+        (min(s.a[0], s.b[0]), max(s.a[0], s.b[0])): (s.weight, s.updated_at.timestamp())
+        for s in graph.associations
+    }
 
 
 # -- entities and mention counts ----------------------------------------------------------------

@@ -14,14 +14,16 @@ from contextlib import contextmanager
 
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg_pool import PoolTimeout
 
 from kuzya.errors import StoreError
 from kuzya.store.opening import shown
 from kuzya.store.postgres import schema
-from kuzya.store.postgres.connection import Connection, store_error
+from kuzya.store.postgres.connection import Connection, Pooled, connect, store_error
 from kuzya.store.sql.tables import Tables
 
 WRITE_LOCK = 0x4B757A77  # advisory lock key of write transactions
+POOL_SIZE = 8  # connections a store opens at most (one per thread working at once)
 # Tables whose rows hold words of messages: rewritten by purge, so that the words of
 # deleted rows do not stay in dead tuples on disk.
 _WORDS = ("episodes", "history", "claims", "diary", "postings", "term_stats",
@@ -30,42 +32,46 @@ _WORDS = ("episodes", "history", "claims", "diary", "postings", "term_stats",
 
 
 class PostgresConnection(Tables):
-    """One PostgreSQL database and what every part of the store shares. Thread-safe;
-    one connection guarded by a lock (open one store per thread for parallel work)."""
+    """One PostgreSQL database and what every part of the store shares. Thread-safe:
+    each thread works on its own connection from a pool of up to `pool_size`, so
+    readers run in parallel and writers queue on the advisory lock."""
 
-    _db: Connection
+    _db: Pooled
 
-    def __init__(self, url: str, *, timeout: float = 30.0, half_life_days: float = 30.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = 30.0,
+        half_life_days: float = 30.0,
+        pool_size: int = POOL_SIZE,
+    ) -> None:
         super().__init__(half_life_days)
         self.location = shown(url)
         self.read_only = False
         try:
-            self._db = Connection(url, timeout)
-        except psycopg.Error as exc:
+            with connect(url, timeout) as first:  # the schema first: the pool needs `vector`
+                schema.migrate(first)
+            self._db = Pooled(url, size=pool_size, timeout=timeout, configure=register_vector)
+        except (psycopg.Error, PoolTimeout) as exc:
             raise store_error(exc, self.location) from None
-        try:
-            schema.migrate(self._db.raw)
-            register_vector(self._db.raw)
-        except psycopg.Error as exc:
-            self._db.close()
-            raise store_error(exc, self.location) from None
+        self._session = self._db
 
     def _bound(self, dim: int) -> None:
-        with self._lock, self._db.raw.transaction():
+        with self._session, self._db.raw.transaction():
             self._db.execute("SELECT pg_advisory_xact_lock(?)", (schema.MIGRATION_LOCK,))
             schema.vectors(self._db.raw, dim)
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._db.close()
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
-        with self._lock:
+        with self._session as db:
             try:
-                with self._db.raw.transaction():
-                    self._db.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
-                    yield self._db
+                with db.raw.transaction():
+                    db.execute("SELECT pg_advisory_xact_lock(?)", (WRITE_LOCK,))
+                    yield db
             except psycopg.Error as exc:
                 raise store_error(exc, self.location) from exc
 
@@ -74,7 +80,7 @@ class PostgresConnection(Tables):
         words are rewritten (VACUUM FULL, which waits for their readers), and a
         checkpoint lets the server recycle the WAL that held them. Copies outside this
         server (WAL archives, replicas' lag, base backups) are the operator's."""
-        with self._lock:
+        with self._session:
             try:
                 self._db.execute(f"VACUUM (FULL) {', '.join(_WORDS)}")
                 self._db.execute("CHECKPOINT")
@@ -87,5 +93,5 @@ class PostgresConnection(Tables):
     def compact(self) -> None:
         """Purge, then refresh the planner's statistics."""
         self.purge()
-        with self._lock:
+        with self._session:
             self._db.execute("ANALYZE")

@@ -109,7 +109,7 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
     def dense_search(self, scope: Scope, vector: npt.NDArray[np.float32], k: int) -> list[Hit]:
         visible = self._seen_by(scope)
         query = vector.astype(np.float32)
-        with self._lock:
+        with self._session:
             if not visible or k <= 0:
                 return []
             rows = self._db.execute(
@@ -139,7 +139,7 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
     def vector_of(self, namespace: str, ids: Sequence[int]) -> dict[int, npt.NDArray[np.float32]]:
         if not ids:
             return {}
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 "SELECT id, embedding FROM episodes "
                 f"WHERE namespace = ? AND id IN ({placeholders(ids)})",
@@ -154,7 +154,7 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
         unique = sorted({t for term in terms for t in tokens(term)})
         if not unique or k <= 0:
             return []
-        with self._lock:
+        with self._session:
             stats = self._db.execute(
                 "SELECT documents, length FROM namespace_stats WHERE namespace = ?", (namespace,)
             ).fetchone()
@@ -191,7 +191,7 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
         unique = sorted({t for term in terms for t in tokens(term)})
         if not unique:
             return []
-        with self._lock:
+        with self._session:
             if not visible:
                 return []
             rows = self._db.execute(

@@ -26,6 +26,6 @@ class PostgresStore(
     PostgreSQL failure leaves its methods as a one-line `StoreError`."""
 
     def stats(self, namespace: str) -> dict[str, Any]:
-        with self._lock:
+        with self._session:
             size = self._db.execute("SELECT pg_database_size(current_database())").fetchone()
         return {**super().stats(namespace), "database": self.location, "bytes": int(size[0])}

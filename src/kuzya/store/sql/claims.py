@@ -134,7 +134,7 @@ class ClaimTables(Tables):
     ) -> list[StoredClaim]:
         where: list[str] = ["namespace = ?"]
         params: list[Any] = [namespace]
-        with self._lock:
+        with self._session:
             if participants is not None:
                 condition, values = self._audience_filter(namespace, participants)
                 where.append(condition)
@@ -155,7 +155,7 @@ class ClaimTables(Tables):
     def claim_vectors(self, namespace: str, ids: Sequence[int]) -> dict[int, Vectors]:
         missing = [i for i in ids if i not in self._claim_vectors]
         if missing:
-            with self._lock:
+            with self._session:
                 rows = self._db.execute(
                     "SELECT id, embedding, own_embedding FROM claims WHERE namespace = ? AND "
                     f"id IN ({placeholders(missing)})",
@@ -183,7 +183,7 @@ class ClaimTables(Tables):
         self, namespace: str, claim_id: int, participants: Sequence[str] | None
     ) -> list[tuple[str, str, datetime]]:
         where, params = "namespace = ? AND claim_id = ?", [namespace, claim_id]
-        with self._lock:
+        with self._session:
             if participants is not None:
                 condition, values = self._audience_filter(namespace, participants)
                 where += f" AND {condition}"
@@ -194,7 +194,7 @@ class ClaimTables(Tables):
         return [("FORGET", row[0], from_epoch(row[1])) for row in rows]
 
     def claims_version(self, namespace: str) -> int:
-        with self._lock:
+        with self._session:
             row = self._db.execute(
                 "SELECT value FROM versions WHERE namespace = ? AND name = 'claims'", (namespace,)
             ).fetchone()

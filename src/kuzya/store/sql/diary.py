@@ -93,7 +93,7 @@ class DiaryTables(Tables):
     ) -> list[DiaryEntry]:
         where = ["namespace = ?"]
         params: list[Any] = [namespace]
-        with self._lock:
+        with self._session:
             if covering is not None:
                 where.append(
                     "id IN (SELECT diary_id FROM diary_sources WHERE episode_id IN "
@@ -140,7 +140,7 @@ class DiaryTables(Tables):
             )
 
     def stale_diary_sources(self, namespace: str) -> list[int]:
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 "SELECT DISTINCT s.episode_id FROM diary d "
                 "JOIN diary_sources s ON s.diary_id = d.id "
@@ -151,7 +151,7 @@ class DiaryTables(Tables):
         return [int(row[0]) for row in rows]
 
     def diary_vectors(self, namespace: str, ids: Sequence[int]) -> npt.NDArray[np.float32]:
-        with self._lock:
+        with self._session:
             rows = dict(
                 self._db.execute(
                     f"SELECT id, embedding FROM diary WHERE id IN ({placeholders(ids)}) "

@@ -26,7 +26,7 @@ class EntityTables(Tables):
 
     def gazetteer(self, scope: Scope, speaker: str) -> dict[str, str]:
         visible = self._seen_by(scope)
-        with self._lock:
+        with self._session:
             return views.gazetteer(self._db, scope.namespace, speaker, visible)
 
     def graph_search(
@@ -34,7 +34,7 @@ class EntityTables(Tables):
     ) -> list[Hit]:
         visible = self._seen_by(scope)
         namespace = scope.namespace
-        with self._lock:
+        with self._session:
             activation = seeded(
                 graph.entity_ids(self._db, namespace, keys),
                 graph.entities_of(self._db, list(seeds)),
@@ -73,7 +73,7 @@ class EntityTables(Tables):
             return graph.set_kinds(db, namespace, episode_id, kinds)
 
     def entities(self, namespace: str, participants: Sequence[str] | None = None) -> list[Entity]:
-        with self._lock:
+        with self._session:
             return views.entities(self._db, namespace, self._visible(namespace, participants))
 
     def entity_episodes(
@@ -84,7 +84,7 @@ class EntityTables(Tables):
         *,
         exactly: bool = False,
     ) -> list[int]:
-        with self._lock:
+        with self._session:
             if not self._owns(namespace, entity_id):
                 return []
             audiences = (
@@ -95,7 +95,7 @@ class EntityTables(Tables):
             return views.mentioned_in(self._db, entity_id, audiences)
 
     def audiences(self, namespace: str) -> list[frozenset[str]]:
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 "SELECT key FROM audiences WHERE namespace = ? ORDER BY id", (namespace,)
             ).fetchall()
@@ -198,5 +198,5 @@ class EntityTables(Tables):
             return graph.prune(db, namespace, to_epoch(now), self.half_life, below)
 
     def faded(self, namespace: str, now: datetime, below: float) -> int:
-        with self._lock:
+        with self._session:
             return len(graph.faded(self._db, namespace, to_epoch(now), self.half_life, below))

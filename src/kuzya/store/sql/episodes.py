@@ -66,7 +66,7 @@ class EpisodeWrites(EpisodeReads):
         return [by_id[i] for i in ids]
 
     def keyed(self, namespace: str, keys: Sequence[str]) -> dict[str, int]:
-        with self._lock:
+        with self._session:
             return {
                 key: int(episode_id)
                 for start in range(0, len(keys), 500)
@@ -236,7 +236,7 @@ class EpisodeWrites(EpisodeReads):
         self._after_write()
 
     def stats(self, namespace: str) -> dict[str, Any]:
-        with self._lock:
+        with self._session:
             episodes, first, last = self._db.execute(
                 "SELECT COUNT(*), MIN(said_at), MAX(said_at) FROM episodes WHERE namespace = ?",
                 (namespace,),

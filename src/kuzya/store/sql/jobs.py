@@ -15,7 +15,7 @@ class JobTables(Tables):
     """The consolidation jobs' side of the store port."""
 
     def job_position(self, namespace: str, job: str) -> int:
-        with self._lock:
+        with self._session:
             row = self._db.execute(
                 "SELECT position FROM job_cursors WHERE namespace = ? AND job = ?",
                 (namespace, job),
@@ -32,7 +32,7 @@ class JobTables(Tables):
             )
 
     def sleep_clock(self, namespace: str) -> datetime | None:
-        with self._lock:
+        with self._session:
             row = self._db.execute(
                 "SELECT now FROM sleep_clock WHERE namespace = ?", (namespace,)
             ).fetchone()

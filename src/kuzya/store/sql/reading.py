@@ -82,7 +82,7 @@ class EpisodeReads(Tables):
         if visible is not None:
             where += f" AND +audience_id IN ({placeholders(visible)})"
             params.extend(visible)
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE {where}", params
             ).fetchall()
@@ -91,7 +91,7 @@ class EpisodeReads(Tables):
 
     def recent_search(self, scope: Scope, k: int) -> list[Hit]:
         visible = self._seen_by(scope)
-        with self._lock:
+        with self._session:
             if len(visible) <= PER_AUDIENCE:
                 rows = newest_per_audience(
                     self._db,
@@ -111,7 +111,7 @@ class EpisodeReads(Tables):
     def window_search(self, scope: Scope, start: datetime, end: datetime, k: int) -> list[Hit]:
         low, high = to_epoch(start), to_epoch(end)
         visible = self._seen_by(scope)
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 "SELECT id, said_at FROM episodes WHERE namespace = ? AND ("
                 "(said_at >= ? AND said_at < ?) OR (event_start < ? AND event_end > ?)) "
@@ -137,7 +137,7 @@ class EpisodeReads(Tables):
         params: list[Any] = []
         for e in episodes:
             params.extend((scope.namespace, e.conversation, e.position - span, e.position + span))
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE ({around}) "
                 f"AND +audience_id IN ({placeholders(visible)})",
@@ -162,7 +162,7 @@ class EpisodeReads(Tables):
     ) -> list[Episode]:
         where: list[str] = ["namespace = ?"]
         params: list[Any] = [namespace]
-        with self._lock:
+        with self._session:
             if participants is not None:
                 condition, values = self._audience_filter(namespace, participants)
                 where.append(condition)
@@ -180,7 +180,7 @@ class EpisodeReads(Tables):
     def conversations(
         self, namespace: str, participants: Sequence[str] | None = None
     ) -> list[Conversation]:
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 "SELECT id, participants, started_at, last_at, messages FROM conversations "
                 "WHERE namespace = ? ORDER BY last_at DESC, id",
@@ -199,7 +199,7 @@ class EpisodeReads(Tables):
         self, namespace: str, episode_id: int, participants: Sequence[str] | None = None
     ) -> list[HistoryEvent]:
         where, params = "namespace = ? AND memory_id = ?", [namespace, episode_id]
-        with self._lock:
+        with self._session:
             if participants is not None:
                 condition, values = self._audience_filter(namespace, participants)
                 where += f" AND {condition}"
@@ -216,7 +216,7 @@ class EpisodeReads(Tables):
     def derived_from(self, namespace: str, sources: Sequence[int]) -> list[int]:
         if not sources:
             return []
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 "SELECT DISTINCT d.episode_id FROM derivations d JOIN episodes e ON "
                 f"e.id = d.episode_id WHERE d.source_id IN ({placeholders(sources)}) "
@@ -226,7 +226,7 @@ class EpisodeReads(Tables):
         return [int(row[0]) for row in rows]
 
     def episodes_after(self, namespace: str, after: int, limit: int) -> list[Episode]:
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND id > ? "
                 "ORDER BY id LIMIT ?",
@@ -236,7 +236,7 @@ class EpisodeReads(Tables):
 
     def recent_turns(self, scope: Scope, conversation: str, limit: int) -> list[Episode]:
         visible = self._seen_by(scope)
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE namespace = ? AND "
                 f"conversation = ? AND audience_id IN ({placeholders(visible)}) "
@@ -246,7 +246,7 @@ class EpisodeReads(Tables):
             return [self._episode(row) for row in reversed(rows)]
 
     def last_said_at(self, namespace: str) -> datetime | None:
-        with self._lock:
+        with self._session:
             (newest,) = self._db.execute(
                 "SELECT MAX(said_at) FROM episodes WHERE namespace = ?", (namespace,)
             ).fetchone()

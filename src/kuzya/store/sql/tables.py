@@ -37,8 +37,6 @@ class Connection(Protocol):
 
     def executemany(self, sql: str, rows: Any, /) -> Cursor: ...
 
-    def close(self) -> None: ...
-
 
 VISIBLE_KEPT = 4096  # sets of participants whose visible audiences are kept
 
@@ -115,9 +113,14 @@ def visible_audiences(db: Connection, namespace: str, participants: Sequence[str
 
 
 class Tables(ABC):
-    """The state every part of a relational store shares: one connection guarded by a
-    lock, the half-life of associations, and the audiences seen so far. A backend sets
-    `_db`, `location` and `read_only`, and gives write transactions."""
+    """The state every part of a relational store shares: the connection, the half-life
+    of associations, and the audiences seen so far. A backend sets `_db`, `location` and
+    `read_only`, and gives write transactions.
+
+    Every use of `_db` happens inside `with self._session:` (re-entrant). By default
+    that is a lock around one connection (SQLite); a backend with a pool makes it the
+    checkout of a connection that `_db` stands for in this thread until the outermost
+    block ends (PostgreSQL)."""
 
     _db: Connection
     location: str  # the file or server, as errors name it
@@ -125,10 +128,10 @@ class Tables(ABC):
 
     def __init__(self, half_life_days: float) -> None:
         self.half_life = half_life_days * 86400.0  # of association weights, in seconds
-        self._lock = threading.RLock()
+        self._session: AbstractContextManager[Any] = threading.RLock()
+        self._cache_lock = threading.Lock()  # the caches below, whatever the session is
         self._members: dict[int, frozenset[str]] = {}
-        self._visible_for: dict[tuple[str, tuple[str, ...]], list[int]] = {}
-        self._newest_audience: int | None = None
+        self._visible_for: dict[tuple[int | None, str, tuple[str, ...]], list[int]] = {}
         self._dimension: int | None = None  # of the vectors, once an embedder is bound
 
     @abstractmethod
@@ -140,15 +143,17 @@ class Tables(ABC):
 
     @property
     def embedder_name(self) -> str | None:
-        row = self._db.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
+        with self._session:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
         return None if row is None else str(row[0])
 
     def bind_embedder(self, name: str, dim: int) -> None:
         """Tie the store to the embedder its vectors come from (recorded on first use; a
         read-only open only checks)."""
-        rows = dict(
-            self._db.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')")
-        )
+        with self._session:
+            rows = dict(
+                self._db.execute("SELECT key, value FROM meta WHERE key IN ('embedder', 'dim')")
+            )
         if rows and (rows.get("embedder") != name or rows.get("dim") != str(dim)):
             raise InvalidInput(
                 f"store {self.location} was built with embedder {rows.get('embedder')!r} "
@@ -194,37 +199,42 @@ class Tables(ABC):
         return int(audience_id)
 
     def _members_of(self, audience_id: int) -> frozenset[str]:
-        members = self._members.get(audience_id)
+        with self._cache_lock:
+            members = self._members.get(audience_id)
         if members is None:
-            members = frozenset(
-                row[0]
-                for row in self._db.execute(
-                    "SELECT participant FROM audience_members WHERE audience_id = ?",
-                    (audience_id,),
+            with self._session:
+                members = frozenset(
+                    row[0]
+                    for row in self._db.execute(
+                        "SELECT participant FROM audience_members WHERE audience_id = ?",
+                        (audience_id,),
+                    )
                 )
-            )
-            self._members[audience_id] = members
+                kept = not self._db.in_transaction  # a new audience's id may roll back
+            if kept:
+                with self._cache_lock:
+                    self._members[audience_id] = members
         return members
 
     def _visible_audiences(self, namespace: str, participants: Sequence[str]) -> list[int]:
         """Audiences that include every present participant (the privacy rule), kept for
         the next call: an audience's members never change and audiences are never
-        deleted, so the answers stay right until a new audience appears (its id is then
-        the highest), and none is kept from inside a write transaction, whose new
-        audiences may roll back."""
-        with self._lock:
+        deleted, so an answer stays right while no newer audience exists (the newest
+        id is part of the key; writers are serialised, so ids grow in commit order),
+        and none is kept from inside a write transaction, whose new audiences may roll
+        back."""
+        with self._session:
             newest = self._db.execute("SELECT MAX(id) FROM audiences").fetchone()[0]
-            if newest != self._newest_audience:
-                self._visible_for.clear()
-                self._newest_audience = newest
-            key = (namespace, tuple(sorted(set(participants))))
-            found = self._visible_for.get(key)
+            key = (newest, namespace, tuple(sorted(set(participants))))
+            with self._cache_lock:
+                found = self._visible_for.get(key)
             if found is None:
                 found = visible_audiences(self._db, namespace, participants)
                 if not self._db.in_transaction:
-                    if len(self._visible_for) >= VISIBLE_KEPT:
-                        self._visible_for.clear()
-                    self._visible_for[key] = found
+                    with self._cache_lock:
+                        if len(self._visible_for) >= VISIBLE_KEPT:
+                            self._visible_for.clear()
+                        self._visible_for[key] = found
             return list(found)
 
     def scope(self, namespace: str, participants: Sequence[str]) -> Scope:

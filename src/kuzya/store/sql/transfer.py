@@ -32,7 +32,7 @@ class TransferTables(EpisodeWrites):
     """The transfer side of the store port."""
 
     def kept_episodes(self, namespace: str, after: int, limit: int) -> list[KeptEpisode]:
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 f"SELECT {EPISODE_COLUMNS}, key FROM episodes WHERE namespace = ? AND id > ? "
                 "ORDER BY id LIMIT ?",
@@ -52,7 +52,7 @@ class TransferTables(EpisodeWrites):
             ]
 
     def entity_graph(self, namespace: str) -> EntityGraph:
-        with self._lock:
+        with self._session:
             db = self._db
             refs: dict[int, EntityRef] = {
                 int(i): (key, int(sense))
@@ -124,7 +124,7 @@ class TransferTables(EpisodeWrites):
         )
 
     def job_positions(self, namespace: str) -> dict[str, int]:
-        with self._lock:
+        with self._session:
             rows = self._db.execute(
                 "SELECT job, position FROM job_cursors WHERE namespace = ? ORDER BY job",
                 (namespace,),

@@ -107,7 +107,7 @@ class SQLiteConnection(Tables):
         self._vectors = VectorIndex(dim)
 
     def close(self) -> None:
-        with self._lock:
+        with self._session:
             self._db.close()
 
     @contextmanager
@@ -116,7 +116,7 @@ class SQLiteConnection(Tables):
         changed) when it raises."""
         if self.read_only:
             raise StoreError(f"store {self.path} is open read-only; nothing was written")
-        with self._lock:
+        with self._session:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
@@ -141,7 +141,7 @@ class SQLiteConnection(Tables):
     def _sync(self) -> VectorIndex:
         """Apply the change log to the vector index (writes of any process)."""
         index = self._index()
-        with self._lock:
+        with self._session:
             changes = self._db.execute(
                 "SELECT l.seq, l.namespace, l.episode_id, l.op, e.audience_id, e.embedding "
                 "FROM vector_log l LEFT JOIN episodes e ON e.id = l.episode_id "
@@ -172,7 +172,7 @@ class SQLiteConnection(Tables):
 
     def _checkpoint(self) -> None:
         """Copy the WAL into the file and truncate it to zero bytes."""
-        with self._lock:
+        with self._session:
             try:
                 busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
             except sqlite3.OperationalError as exc:
@@ -192,6 +192,6 @@ class SQLiteConnection(Tables):
     def compact(self) -> None:
         """Purge, then rewrite the whole file to reclaim the space of deleted rows."""
         self.purge()
-        with self._lock:
+        with self._session:
             self._db.execute("VACUUM")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the rewritten pages

@@ -74,7 +74,7 @@ class Operations(SQLiteConnection):
         if not self.read_only:  # FTS5's check runs as an INSERT, though it writes nothing
             checks.append(("full-text index against its rows", self._full_text))
         findings = []
-        with self._lock:
+        with self._session:
             for name, run in checks:
                 try:
                     findings.append(Finding(name, *run()))
@@ -92,7 +92,7 @@ class Operations(SQLiteConnection):
         partial_copy = destination.with_name(f".{destination.name}.partial")
         target = sqlite3.connect(partial_copy)
         try:
-            with self._lock:
+            with self._session:
                 self._db.backup(target)
             target.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
             target.close()

@@ -66,7 +66,7 @@ class SearchTables(SQLiteConnection, EpisodeReads):
         unique = sorted(set(terms))
         if not unique:
             return []
-        with self._lock:
+        with self._session:
             if not visible:
                 return []
             kept = self._affordable_terms(unique)
@@ -117,7 +117,7 @@ class SearchTables(SQLiteConnection, EpisodeReads):
         if not unique:
             return []
         match = "terms : (" + " AND ".join('"' + t.replace('"', '""') + '"' for t in unique) + ")"
-        with self._lock:
+        with self._session:
             if not visible:
                 return []
             rows = self._db.execute(
