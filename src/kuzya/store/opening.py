@@ -30,12 +30,12 @@ def open_store(
     create: bool = True,
     read_only: bool | None = None,
 ) -> Store:
-    """The store at `location`; a PostgreSQL database is made ready on first open (its
-    durability is the server's)."""
+    """The store at `location`; a PostgreSQL database is made ready on first open
+    (`durable=False`: its commits do not wait for the disk)."""
     if is_url(location):
         from kuzya.store.postgres.store import PostgresStore  # psycopg only when used
 
-        return PostgresStore(str(location))
+        return PostgresStore(str(location), durable=durable)
     from kuzya.store.sqlite.store import SQLiteStore
 
     return SQLiteStore(location, durable=durable, create=create, read_only=read_only)

@@ -9,8 +9,9 @@ writer. Readers never wait for it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -31,6 +32,19 @@ _WORDS = ("episodes", "history", "claims", "diary", "postings", "term_stats",
           "audiences")  # fmt: skip
 
 
+def configured(durable: bool) -> Callable[[psycopg.Connection[Any]], None]:
+    """How each new connection is set up: pgvector's type, and with `durable=False` a
+    commit that does not wait for the WAL to reach the disk (a crash of the server may
+    lose the last commits, never corrupt; bulk imports, benchmarks)."""
+
+    def configure(connection: psycopg.Connection[Any]) -> None:
+        register_vector(connection)
+        if not durable:
+            connection.execute("SET synchronous_commit = off")
+
+    return configure
+
+
 class PostgresConnection(Tables):
     """One PostgreSQL database and what every part of the store shares. Thread-safe:
     each thread works on its own connection from a pool of up to `pool_size`, so
@@ -45,6 +59,7 @@ class PostgresConnection(Tables):
         timeout: float = 30.0,
         half_life_days: float = 30.0,
         pool_size: int = POOL_SIZE,
+        durable: bool = True,
     ) -> None:
         super().__init__(half_life_days)
         self.location = shown(url)
@@ -52,7 +67,7 @@ class PostgresConnection(Tables):
         try:
             with connect(url, timeout) as first:  # the schema first: the pool needs `vector`
                 schema.migrate(first)
-            self._db = Pooled(url, size=pool_size, timeout=timeout, configure=register_vector)
+            self._db = Pooled(url, size=pool_size, timeout=timeout, configure=configured(durable))
         except (psycopg.Error, PoolTimeout) as exc:
             raise store_error(exc, self.location) from None
         self._session = self._db
