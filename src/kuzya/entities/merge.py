@@ -18,13 +18,19 @@ messages lead to the same decisions whoever else talks in the namespace.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
 from kuzya.embed import Embedder
 from kuzya.entities import senses
 from kuzya.model import Entity, EntityChange
-from kuzya.store.base import Store
+from kuzya.store.base import EntityStore, EpisodeStore, SearchStore
+
+
+class MergeStore(EntityStore, EpisodeStore, SearchStore, Protocol):
+    """What merging and splitting use: entities, their episodes and those's vectors."""
+
 
 NAMED_KINDS = frozenset({"name", "person", "place", "org"})  # "name": not typed yet
 LATEST_MENTIONS = 64  # of an entity, read again when looking for a split
@@ -43,7 +49,7 @@ def short_form(a: str, b: str) -> bool:
     return common >= 3 and common >= 0.75 * len(shorter)
 
 
-def _centroid(store: Store, namespace: str, episodes: Sequence[int]) -> np.ndarray | None:
+def _centroid(store: MergeStore, namespace: str, episodes: Sequence[int]) -> np.ndarray | None:
     vectors = list(store.vector_of(namespace, episodes).values())
     if not vectors:
         return None
@@ -52,13 +58,15 @@ def _centroid(store: Store, namespace: str, episodes: Sequence[int]) -> np.ndarr
     return None if norm == 0 else mean / norm
 
 
-def audiences(store: Store, namespace: str) -> list[list[str]]:
+def audiences(store: MergeStore, namespace: str) -> list[list[str]]:
     """The namespace's audiences, larger first: those who see more decide first."""
     found = [sorted(audience) for audience in store.audiences(namespace)]
     return sorted(found, key=lambda members: (-len(members), members))
 
 
-def merge_entities(store: Store, namespace: str, min_cosine: float = 0.25) -> list[EntityChange]:
+def merge_entities(
+    store: MergeStore, namespace: str, min_cosine: float = 0.25
+) -> list[EntityChange]:
     """Find and merge entities that are two names of one; returns the merges made."""
     changes = []
     for audience in audiences(store, namespace):
@@ -67,7 +75,7 @@ def merge_entities(store: Store, namespace: str, min_cosine: float = 0.25) -> li
 
 
 def _merge_in(
-    store: Store, namespace: str, audience: list[str], min_cosine: float
+    store: MergeStore, namespace: str, audience: list[str], min_cosine: float
 ) -> list[EntityChange]:
     named = [e for e in store.entities(namespace, audience) if e.kind in NAMED_KINDS]
     by_prefix: dict[str, list[Entity]] = {}
@@ -88,7 +96,7 @@ def _merge_in(
 
 
 def _try_merge(
-    store: Store,
+    store: MergeStore,
     namespace: str,
     audience: list[str],
     pair: tuple[Entity, Entity],
@@ -117,7 +125,7 @@ def _try_merge(
 
 
 def split_entities(
-    store: Store,
+    store: MergeStore,
     namespace: str,
     embedder: Embedder,
     margin: float = 0.35,
@@ -140,7 +148,7 @@ def split_entities(
 
 
 def _try_split(
-    store: Store,
+    store: MergeStore,
     namespace: str,
     embedder: Embedder,
     audience: list[str],

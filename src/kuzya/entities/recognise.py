@@ -12,11 +12,17 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from kuzya.entities.mentions import is_name, key, mentions
 from kuzya.entities.ner import NER, Name
 from kuzya.model import Episode, Mention, is_assistant
-from kuzya.store.base import Store
+from kuzya.store.base import EntityStore, JobStore
+
+
+class RecognitionStore(EntityStore, JobStore, Protocol):
+    """What the recognition job uses: the entity graph and its cursor."""
+
 
 JOB = "entities"  # the job cursor: the last episode id the model has read
 BATCH = 256
@@ -32,7 +38,9 @@ _DRAWN_OUT = re.compile(r".*(\w)\1\1.*")  # "Awww", "Sooo"
 _LOWERCASE = re.compile(r"(?<![\w'’-])[a-zа-яё][\w'’-]*")
 
 
-def recognise(store: Store, namespace: str, ner: NER, batch: int = BATCH) -> tuple[int, int]:
+def recognise(
+    store: RecognitionStore, namespace: str, ner: NER, batch: int = BATCH
+) -> tuple[int, int]:
     """Run the job over the episodes after its cursor; returns (new links, mentions
     typed). Each message's names are typed by what the model read in that message."""
     added = typed = 0

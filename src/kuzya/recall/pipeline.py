@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 import numpy as np
 
@@ -22,7 +23,11 @@ from kuzya.model import Episode, Fact, Recall, RecallItem, is_assistant
 from kuzya.recall import passages
 from kuzya.recall.passages import item_cap
 from kuzya.recall.query import Query, analyse
-from kuzya.store.base import Hit, Scope, Store
+from kuzya.store.base import DiaryStore, EntityStore, EpisodeStore, Hit, Scope, SearchStore
+
+
+class RecallStore(SearchStore, EpisodeStore, EntityStore, DiaryStore, Protocol):
+    """What recall reads: the searches, the working turns, the entity graph, the diary."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,7 @@ def _with_neighbours(
 
 
 def run(
-    store: Store,
+    store: RecallStore,
     embedder: Embedder,
     scope: Scope,
     query_text: str,
@@ -303,7 +308,7 @@ def _timeline(facts: FactView, query: Query) -> list[Fact]:
 
 
 def _diary(
-    store: Store,
+    store: RecallStore,
     namespace: str,
     query: Query,
     participants: Sequence[str],
@@ -324,7 +329,7 @@ def _diary(
 
 
 def _add_graph(
-    store: Store,
+    store: RecallStore,
     scope: Scope,
     query: Query,
     scores: dict[int, float],
@@ -396,7 +401,7 @@ def _pack(
     ranked: list[int],
     episodes: dict[int, Episode],
     scores: dict[int, float],
-    store: Store,
+    store: RecallStore,
     namespace: str,
     limit: int,
     budget_words: int | None,

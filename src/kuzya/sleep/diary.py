@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta
+from typing import Protocol
 
 import numpy as np
 
@@ -15,7 +16,12 @@ from kuzya.errors import LLMError
 from kuzya.language.sentences import spans
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.model import DiaryEntry, Episode
-from kuzya.store.base import NewDiaryEntry, Store
+from kuzya.store.base import DiaryStore, EpisodeStore, NewDiaryEntry, SearchStore
+
+
+class DiaryWriting(DiaryStore, EpisodeStore, SearchStore, Protocol):
+    """What the diary job uses: the diary, the day's episodes and their vectors."""
+
 
 EXTRACTIVE = "extractive"
 KINDS = ("conversation", "day", "period")  # what an entry summarises
@@ -45,7 +51,7 @@ def extractive_summary(texts: Sequence[str], vectors: np.ndarray, size: int = 4)
 
 
 def write_conversation(
-    store: Store,
+    store: DiaryWriting,
     namespace: str,
     embedder: Embedder,
     episodes: Sequence[Episode],
@@ -89,14 +95,14 @@ def vector_text(kind: str, key: str, text: str) -> str:
 COMPRESS_AFTER = timedelta(days=30)
 
 
-def compressible(store: Store, namespace: str, now: datetime) -> list[DiaryEntry]:
+def compressible(store: DiaryWriting, namespace: str, now: datetime) -> list[DiaryEntry]:
     """The conversation entries `compress` would compress at `now` (older than a month)."""
     cutoff = now - COMPRESS_AFTER
     return store.diary(namespace, kind="conversation", uncompressed=True, before=cutoff)
 
 
 def compress(
-    store: Store, namespace: str, embedder: Embedder, llm: LLM | None, now: datetime
+    store: DiaryWriting, namespace: str, embedder: Embedder, llm: LLM | None, now: datetime
 ) -> list[DiaryEntry]:
     """Conversation entries older than a month become one entry per month and
     audience; the entries it covers leave recall (they stay readable in the diary)."""
@@ -151,7 +157,7 @@ def _summarise(texts: Sequence[str], llm: LLM | None) -> tuple[str | None, str]:
 
 
 def write_day(
-    store: Store, namespace: str, embedder: Embedder, day: str, audience: frozenset[str]
+    store: DiaryWriting, namespace: str, embedder: Embedder, day: str, audience: frozenset[str]
 ) -> DiaryEntry | None:
     """The day's entry for one audience: its conversations' entries, in time order."""
     entries = [
@@ -180,7 +186,7 @@ def write_day(
 
 
 def rebuild(
-    store: Store,
+    store: DiaryWriting,
     namespace: str,
     embedder: Embedder,
     episodes: Sequence[int],
@@ -220,7 +226,11 @@ def rebuild(
 
 
 def _rewrite_period(
-    store: Store, namespace: str, embedder: Embedder, entry: DiaryEntry, covers: Sequence[int]
+    store: DiaryWriting,
+    namespace: str,
+    embedder: Embedder,
+    entry: DiaryEntry,
+    covers: Sequence[int],
 ) -> None:
     covered = store.diary(namespace, ids=list(covers)) if covers else []
     if not covered:
