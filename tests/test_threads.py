@@ -1,16 +1,17 @@
-"""One Memory shared by threads: writers and readers interleave without errors or loss."""
+"""One Memory shared by threads: writers and readers interleave without errors or loss
+(on PostgreSQL each on a connection of its own from the store's pool)."""
 
 from __future__ import annotations
 
 import threading
-from pathlib import Path
+from typing import Any
 
 from kuzya import Memory
-from kuzya.testing import HashEmbedder
+from kuzya.store.postgres.store import PostgresStore
 
 
-def test_threads_share_one_memory(tmp_path: Path) -> None:
-    memory = Memory.open(tmp_path / "threads.db", embedder=HashEmbedder())
+def test_threads_share_one_memory(hash_memory: Memory) -> None:
+    memory = hash_memory
     errors: list[BaseException] = []
     stop = threading.Event()
 
@@ -43,4 +44,10 @@ def test_threads_share_one_memory(tmp_path: Path) -> None:
     assert memory.stats()["episodes"] == 400
     found = memory.recall("w1 note 99 about apples", participants=["ana"], limit=1)
     assert found.items[0].text == "w1 note 99 about apples"
-    memory.close()
+    store: Any = memory.store
+    if isinstance(store, PostgresStore):  # the threads had connections of their own
+        with store._session as db:
+            (connections,) = db.execute(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()"
+            ).fetchone()
+        assert connections >= 3
