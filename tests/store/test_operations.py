@@ -9,13 +9,16 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
 from kuzya.memory import Memory
 from kuzya.store.sqlite.store import SQLiteStore
+from tests.conftest import PostgresBackend
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -26,7 +29,7 @@ def kuzya(*args: str | Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
 
 
-def lived_in(path: Path, embedder: Embedder) -> None:
+def lived_in(path: Path | str, embedder: Embedder) -> None:
     """A store that has remembered, slept, forgotten and deleted."""
     with Memory.open(path, embedder=embedder, llm="none") as memory:
         memory.remember_many(
@@ -71,6 +74,39 @@ def test_rows_whose_message_is_gone_are_found(tmp_path: Path, use_embedder: Embe
     result = kuzya("check", "--db", path)
     assert result.returncode == 1 and "checks found problems" in result.stdout
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_lived_in_postgres_store_checks_clean_and_a_gap_is_found(
+    postgres_server: Any, tmp_path: Path, use_embedder: Embedder
+) -> None:
+    store_backend = PostgresBackend(postgres_server, tmp_path)
+    lived_in(store_backend.url, use_embedder)
+    result = kuzya("check", "--db", store_backend.url)
+    assert result.returncode == 0 and "all 15 checks passed" in result.stdout, result.stdout
+    with psycopg.connect(store_backend.url, autocommit=True) as db:  # behind Kuzya's back
+        db.execute("DELETE FROM episodes WHERE id = 1")
+        db.execute("UPDATE term_stats SET documents = documents + 1 WHERE term = 'oslo'")
+    store = store_backend.open()
+    found = {f.check: f.problems for f in store.check()}
+    store.close()
+    assert found["full-text documents or postings without a message"] >= 1
+    assert found["vectors without a message or of another audience"] == 1
+    assert found["term statistics against the postings"] == 1
+    assert found["claims of deleted messages"] >= 1
+    assert found["messages without a vector"] == 0
+    result = kuzya("check", "--db", store_backend.url)
+    assert result.returncode == 1 and "checks found problems" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_checking_an_empty_postgres_database_creates_nothing(postgres_server: Any) -> None:
+    url = postgres_server.database("t_check_empty")
+    result = kuzya("check", "--db", url)
+    said = (result.stdout + result.stderr).strip()
+    assert result.returncode != 0 and "Traceback" not in said
+    assert said.splitlines()[-1].startswith("error: no store in postgresql://")
+    with psycopg.connect(url) as db:
+        assert db.execute("SELECT to_regclass('migrations')").fetchone() == (None,)
 
 
 def test_a_damaged_page_is_reported_not_raised(tmp_path: Path, use_embedder: Embedder) -> None:

@@ -1,4 +1,4 @@
-"""`kuzya check` and `kuzya backup`: the store file as an operator sees it (no models load)."""
+"""`kuzya check` and `kuzya backup`: the store as an operator sees it (no models load)."""
 
 from __future__ import annotations
 
@@ -11,33 +11,34 @@ from rich.table import Table
 from kuzya.cli.options import DbOption, console
 from kuzya.config import settings
 from kuzya.errors import InvalidInput
-from kuzya.store.opening import is_url
+from kuzya.store.opening import is_url, open_store, shown
 from kuzya.store.sqlite.store import SQLiteStore
 
 
 def _file(db: str | None, command: str) -> Path:
-    """The store file the options name; a PostgreSQL server is checked and backed up
-    with its own tools."""
+    """The store file the options name; a PostgreSQL server is backed up with its own
+    tools."""
     location = db or settings().store
     if is_url(location):
         raise InvalidInput(
             f"{command} works on a SQLite store file; for PostgreSQL use the server's tools "
-            "(pg_amcheck, pg_dump) or `kuzya export`"
+            "(pg_dump) or `kuzya export`"
         )
     return Path(location)
 
 
 def check(db: DbOption = None) -> None:
-    """Check the whole store file: its pages and indexes, the full-text and vector
-    indexes against the messages, and that facts, mentions, replies and diary entries
-    point at messages that exist. Exit code 1 when anything is wrong."""
-    path = _file(db, "kuzya check")
-    store = SQLiteStore(path, create=False)
+    """Check the whole store: a SQLite file's pages and indexes, the full-text and
+    vector indexes against the messages, and that facts, mentions, replies and diary
+    entries point at messages that exist. Exit code 1 when anything is wrong."""
+    location = db or settings().store
+    store = open_store(location, create=False)
     try:
         findings = store.check()
     finally:
         store.close()
-    table = Table(title=f"kuzya check {path}")
+    shown_as = shown(location) if is_url(location) else location
+    table = Table(title=f"kuzya check {shown_as}")
     for column in ("check", "problems", "first seen"):
         table.add_column(column, overflow="fold")
     for finding in findings:

@@ -458,6 +458,16 @@ class TransferStore(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Finding:
+    """One check of a whole store: how many rows (or pages) are wrong, and the first
+    problem seen."""
+
+    check: str
+    problems: int
+    detail: str = ""
+
+
 class Store(
     EpisodeStore, SearchStore, EntityStore, ClaimStore, DiaryStore, JobStore, TransferStore,
     Protocol,
@@ -474,6 +484,11 @@ class Store(
     def purge(self) -> None:
         """Afterwards no file of the store holds text of forgotten memories (called once
         at the end of each forgetting: delete, forget, redaction)."""
+        ...
+
+    def check(self) -> list[Finding]:
+        """Whether the store is whole and its indexes and derived rows agree with the
+        messages (every namespace); read-only."""
         ...
 
     def compact(self) -> None:

@@ -35,7 +35,7 @@ def open_store(
     if is_url(location):
         from kuzya.store.postgres.store import PostgresStore  # psycopg only when used
 
-        return PostgresStore(str(location), durable=durable)
+        return PostgresStore(str(location), durable=durable, create=create)
     from kuzya.store.sqlite.store import SQLiteStore
 
     return SQLiteStore(location, durable=durable, create=create, read_only=read_only)

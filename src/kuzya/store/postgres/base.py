@@ -60,12 +60,19 @@ class PostgresConnection(Tables):
         half_life_days: float = 30.0,
         pool_size: int = POOL_SIZE,
         durable: bool = True,
+        create: bool = True,
     ) -> None:
         super().__init__(half_life_days)
         self.location = shown(url)
         self.read_only = False
         try:
             with connect(url, timeout) as first:  # the schema first: the pool needs `vector`
+                made = first.execute("SELECT to_regclass('migrations')").fetchone()
+                if not create and (made is None or made[0] is None):
+                    raise StoreError(
+                        f"no store in {self.location} (nothing was created; kuzya remember "
+                        "or kuzya import creates one)"
+                    )
                 schema.migrate(first)
             self._db = Pooled(url, size=pool_size, timeout=timeout, configure=configured(durable))
         except (psycopg.Error, PoolTimeout) as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kuzya.store.postgres.checks import PostgresChecks
 from kuzya.store.postgres.connection import one_line_errors
 from kuzya.store.postgres.search import PostgresSearch
 from kuzya.store.sql.claims import ClaimTables
@@ -20,7 +21,13 @@ from kuzya.store.sql.transfer import TransferTables
 
 @one_line_errors
 class PostgresStore(
-    PostgresSearch, TransferTables, EntityTables, ClaimTables, DiaryTables, JobTables
+    PostgresSearch,
+    PostgresChecks,
+    TransferTables,
+    EntityTables,
+    ClaimTables,
+    DiaryTables,
+    JobTables,
 ):
     """Store port over one PostgreSQL database (with the `vector` extension). Every
     PostgreSQL failure leaves its methods as a one-line `StoreError`."""
