@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.store.base import Hit, NewEpisode, Scope
+from kuzya.store.base import Hit, Scope
 from kuzya.store.postgres.base import PostgresConnection
+from kuzya.store.sql.episodes import Indexed
 from kuzya.store.sql.reading import EpisodeReads, affordable_terms
 from kuzya.store.sql.tables import Connection, placeholders
 
@@ -33,41 +34,52 @@ def tokens(terms: str) -> list[str]:
 class PostgresSearch(PostgresConnection, EpisodeReads):
     """Indexing episodes for search, and dense and full-text search."""
 
-    def _index_episode(
-        self, db: Connection, namespace: str, episode_id: int, audience_id: int, new: NewEpisode
-    ) -> None:
-        found = tokens(new.terms)
-        counts = Counter(found)
-        terms = sorted(counts)
-        db.execute(  # one round trip each, however many terms
-            "INSERT INTO postings SELECT ?, term, ?, ?, tf "
-            "FROM unnest(?::text[], ?::integer[]) AS found (term, tf)",
-            (namespace, episode_id, audience_id, terms, [counts[t] for t in terms]),
+    def _index_episodes(self, db: Connection, namespace: str, batch: Sequence[Indexed]) -> None:
+        """A batch in one statement per table, however many episodes and terms."""
+        if not batch:
+            return
+        postings: list[tuple[int, int, str, int]] = []  # episode, audience, term, tf
+        documents: list[tuple[int, int, int]] = []  # episode, audience, length
+        for episode_id, audience_id, new in batch:
+            found = tokens(new.terms)
+            postings.extend((episode_id, audience_id, t, n) for t, n in Counter(found).items())
+            documents.append((episode_id, audience_id, len(found)))
+        holding = Counter(term for _, _, term, _ in postings)
+        per_audience = Counter(audience for _, audience, _ in documents)
+        db.execute(
+            "INSERT INTO postings SELECT ?, term, episode, audience, tf FROM unnest(?::bigint[], "
+            "?::bigint[], ?::text[], ?::integer[]) AS found (episode, audience, term, tf)",
+            (namespace, *map(list, zip(*postings, strict=True))) if postings else
+            (namespace, [], [], [], []),
+        )  # fmt: skip
+        db.execute(
+            "INSERT INTO term_stats SELECT ?, term, n FROM unnest(?::text[], ?::integer[]) "
+            "AS found (term, n) ON CONFLICT (namespace, term) DO UPDATE "
+            "SET documents = term_stats.documents + excluded.documents",
+            (namespace, list(holding), list(holding.values())),
         )
         db.execute(
-            "INSERT INTO term_stats SELECT ?, term, 1 FROM unnest(?::text[]) AS found (term) "
-            "ON CONFLICT (namespace, term) DO UPDATE SET documents = term_stats.documents + 1",
-            (namespace, terms),
+            "INSERT INTO documents SELECT episode, ?, audience, length FROM unnest(?::bigint[], "
+            "?::bigint[], ?::integer[]) AS found (episode, audience, length)",
+            (namespace, *map(list, zip(*documents, strict=True))),
         )
         db.execute(
-            "INSERT INTO documents VALUES (?, ?, ?, ?)",
-            (episode_id, namespace, audience_id, len(found)),
-        )
-        db.execute(
-            "INSERT INTO namespace_stats VALUES (?, 1, ?) ON CONFLICT (namespace) DO UPDATE "
-            "SET documents = namespace_stats.documents + 1, "
+            "INSERT INTO namespace_stats VALUES (?, ?, ?) ON CONFLICT (namespace) DO UPDATE "
+            "SET documents = namespace_stats.documents + excluded.documents, "
             "length = namespace_stats.length + excluded.length",
-            (namespace, len(found)),
+            (namespace, len(documents), sum(length for _, _, length in documents)),
         )
         db.execute(
-            "INSERT INTO audience_stats VALUES (?, 1) ON CONFLICT (audience_id) DO UPDATE "
-            "SET documents = audience_stats.documents + 1",
-            (audience_id,),
+            "INSERT INTO audience_stats SELECT audience, n FROM unnest(?::bigint[], "
+            "?::bigint[]) AS found (audience, n) ON CONFLICT (audience_id) DO UPDATE "
+            "SET documents = audience_stats.documents + excluded.documents",
+            (list(per_audience), list(per_audience.values())),
         )
-        db.execute(
+        db.executemany(
             "INSERT INTO vectors VALUES (?, ?, ?, ?)",
-            (episode_id, namespace, audience_id, new.vector.astype(np.float32)),
-        )
+            [(episode_id, namespace, audience_id, new.vector.astype(np.float32))
+             for episode_id, audience_id, new in batch],
+        )  # fmt: skip
 
     def _unindex_episode(self, db: Connection, namespace: str, episode_id: int) -> None:
         document = db.execute(

@@ -1,7 +1,7 @@
 """Episodes written in SQL both backends speak: a message with its audience, conversation
 place, vector and time expressions, its entity links, and its history; rewrites and
 deletions take back everything the old text gave. A backend indexes an episode for its
-searches (`_index_episode`) and unindexes it in the same transaction."""
+searches (`_index_episodes`, a batch at a time) and unindexes it in the same transaction."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from kuzya.store.sql.claims import forget_claims
 from kuzya.store.sql.reading import EpisodeReads
 from kuzya.store.sql.tables import Connection, audience_key, placeholders
 
+Indexed = tuple[int, int, NewEpisode]  # (episode id, audience id, what it says) to index
+
 
 def _event_columns(events: Sequence[Span]) -> tuple[str, float | None, float | None]:
     """The events as JSON, and the earliest start and latest end (for time windows)."""
@@ -40,10 +42,8 @@ class EpisodeWrites(EpisodeReads):
     """The episode side of the store port: writes, and what a backend adds to them."""
 
     @abstractmethod
-    def _index_episode(
-        self, db: Connection, namespace: str, episode_id: int, audience_id: int, new: NewEpisode
-    ) -> None:
-        """Index a new or rewritten episode for dense and full-text search."""
+    def _index_episodes(self, db: Connection, namespace: str, batch: Sequence[Indexed]) -> None:
+        """Index new or rewritten episodes for dense and full-text search."""
 
     @abstractmethod
     def _unindex_episode(self, db: Connection, namespace: str, episode_id: int) -> None:
@@ -60,7 +60,9 @@ class EpisodeWrites(EpisodeReads):
             self._check_vector(new.vector)
         stored_at = time.time()
         with self._write() as db:
-            ids = [self._insert(db, namespace, new, stored_at) for new in batch]
+            fresh: list[Indexed] = []
+            ids = [self._insert(db, namespace, new, stored_at, fresh) for new in batch]
+            self._index_episodes(db, namespace, fresh)
         self._after_write()
         by_id = {episode.id: episode for episode in self._episodes(namespace, ids)}
         return [by_id[i] for i in ids]
@@ -84,7 +86,15 @@ class EpisodeWrites(EpisodeReads):
                 f"vector of shape {vector.shape} does not fit this store ({dim} finite values)"
             )
 
-    def _insert(self, db: Connection, namespace: str, new: NewEpisode, stored_at: float) -> int:
+    def _insert(
+        self,
+        db: Connection,
+        namespace: str,
+        new: NewEpisode,
+        stored_at: float,
+        fresh: list[Indexed],
+    ) -> int:
+        """Store one message (its search indexing is added to `fresh`)."""
         msg = new.message
         if msg.key is not None:  # stored meanwhile by another writer, or earlier in the batch
             row = db.execute(
@@ -131,13 +141,14 @@ class EpisodeWrites(EpisodeReads):
                 msg.key,
             ),
         ).fetchone()[0]
-        self._index_episode(db, namespace, int(episode_id), audience_id, new)
+        fresh.append((int(episode_id), audience_id, new))
         graph.record(db, namespace, (episode_id, audience_id, msg.speaker), said_at, new.mentions,
                      new.vector, self.half_life)  # fmt: skip
-        db.executemany(
-            "INSERT INTO derivations VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [(episode_id, source) for source in msg.derived_from],
-        )
+        if msg.derived_from:
+            db.executemany(
+                "INSERT INTO derivations VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [(episode_id, source) for source in msg.derived_from],
+            )
         self._log(db, namespace, episode_id, "ADD", None, msg.text, msg.speaker, stored_at)
         return int(episode_id)
 
@@ -195,7 +206,7 @@ class EpisodeWrites(EpisodeReads):
                 ),
             )
             self._unindex_episode(db, namespace, episode_id)
-            self._index_episode(db, namespace, episode_id, int(row[1]), new)
+            self._index_episodes(db, namespace, [(episode_id, int(row[1]), new)])
             graph.forget_mentions(db, episode_id, self.half_life)
             graph.record(db, namespace, (episode_id, row[1], row[2]), row[3], new.mentions,
                          new.vector, self.half_life)  # fmt: skip

@@ -19,7 +19,7 @@ from kuzya.store.portable import (
     RestoredEpisode,
 )
 from kuzya.store.sql import graph as graph_tables
-from kuzya.store.sql.episodes import EpisodeWrites
+from kuzya.store.sql.episodes import EpisodeWrites, Indexed
 from kuzya.store.sql.reading import EPISODE_COLUMNS
 from kuzya.store.sql.tables import Connection, audience_key, placeholders
 
@@ -139,6 +139,7 @@ class TransferTables(EpisodeWrites):
     def restore_episodes(self, namespace: str, batch: Sequence[RestoredEpisode]) -> list[int]:
         ids = []
         with self._write() as db:
+            fresh: list[Indexed] = []
             for kept in batch:
                 message = kept.new.message
                 row = db.execute(
@@ -148,7 +149,7 @@ class TransferTables(EpisodeWrites):
                 if row is not None:
                     ids.append(int(row[0]))
                     continue
-                episode_id = self._insert(db, namespace, kept.new, to_epoch(kept.stored_at))
+                episode_id = self._insert(db, namespace, kept.new, to_epoch(kept.stored_at), fresh)
                 db.execute(
                     "UPDATE episodes SET position = ?, updated_at = ? WHERE id = ?",
                     (
@@ -158,6 +159,7 @@ class TransferTables(EpisodeWrites):
                     ),
                 )
                 ids.append(episode_id)
+            self._index_episodes(db, namespace, fresh)
         self._after_write()
         return ids
 

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from kuzya.store.base import Hit, NewEpisode, Scope
+from kuzya.store.base import Hit, Scope
+from kuzya.store.sql.episodes import Indexed
 from kuzya.store.sql.reading import EpisodeReads, affordable_terms
 from kuzya.store.sql.tables import Connection, placeholders
 from kuzya.store.sqlite.base import SQLiteConnection
@@ -38,13 +39,12 @@ def index_text(
 class SearchTables(SQLiteConnection, EpisodeReads):
     """Episode rows and the search side of the store port."""
 
-    def _index_episode(
-        self, db: Connection, namespace: str, episode_id: int, audience_id: int, new: NewEpisode
-    ) -> None:
-        index_text(db, namespace, episode_id, audience_id, new.terms)
-        db.execute(
+    def _index_episodes(self, db: Connection, namespace: str, batch: Sequence[Indexed]) -> None:
+        for episode_id, audience_id, new in batch:
+            index_text(db, namespace, episode_id, audience_id, new.terms)
+        db.executemany(
             "INSERT INTO vector_log (namespace, episode_id, op) VALUES (?, ?, 'put')",
-            (namespace, episode_id),
+            [(namespace, episode_id) for episode_id, _, _ in batch],
         )
 
     def _unindex_episode(self, db: Connection, namespace: str, episode_id: int) -> None:
