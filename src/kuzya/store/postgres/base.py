@@ -113,7 +113,10 @@ class PostgresConnection(Tables):
                 ) from exc
 
     def compact(self) -> None:
-        """Purge, then refresh the planner's statistics."""
+        """Purge, rewrite the vectors (each row in one piece, in line), then refresh the
+        planner's statistics."""
         self.purge()
         with self._session:
+            if self._db.execute("SELECT to_regclass('vectors')").fetchone()[0] is not None:
+                self._db.execute("VACUUM (FULL) vectors")
             self._db.execute("ANALYZE")

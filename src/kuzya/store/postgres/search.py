@@ -152,12 +152,12 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
         if not ids:
             return {}
         with self._session:
-            rows = self._db.execute(
-                "SELECT id, embedding FROM episodes "
-                f"WHERE namespace = ? AND id IN ({placeholders(ids)})",
+            rows = self._db.execute(  # the search table's copy: in line, not in TOAST
+                "SELECT episode_id, embedding FROM vectors "
+                f"WHERE namespace = ? AND episode_id IN ({placeholders(ids)})",
                 (namespace, *ids),
             ).fetchall()
-        return {int(row[0]): np.frombuffer(row[1], dtype=np.float32).copy() for row in rows}
+        return {int(row[0]): row[1].to_numpy().astype(np.float32) for row in rows}
 
     # -- full text ----------------------------------------------------------------------
 
