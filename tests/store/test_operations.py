@@ -82,7 +82,7 @@ def test_a_lived_in_postgres_store_checks_clean_and_a_gap_is_found(
     store_backend = PostgresBackend(postgres_server, tmp_path)
     lived_in(store_backend.url, use_embedder)
     result = kuzya("check", "--db", store_backend.url)
-    assert result.returncode == 0 and "all 15 checks passed" in result.stdout, result.stdout
+    assert result.returncode == 0 and "all 16 checks passed" in result.stdout, result.stdout
     with psycopg.connect(store_backend.url, autocommit=True) as db:  # behind Kuzya's back
         db.execute("DELETE FROM episodes WHERE id = 1")
         db.execute("UPDATE term_stats SET documents = documents + 1 WHERE term = 'oslo'")

@@ -22,6 +22,9 @@ _INDEXES = (
      "(SELECT 1 FROM episodes e WHERE e.id = d.episode_id)) + "
      "(SELECT COUNT(*) FROM postings p WHERE NOT EXISTS "
      "(SELECT 1 FROM episodes e WHERE e.id = p.episode_id))"),
+    ("postings whose length or audience is not their document's",
+     "SELECT COUNT(*) FROM postings p JOIN documents d ON d.episode_id = p.episode_id "
+     "WHERE p.length != d.length OR p.audience_id != d.audience_id"),
     ("term statistics against the postings",
      "SELECT COUNT(*) FROM (SELECT namespace, term, COUNT(*) AS n FROM postings "
      "GROUP BY namespace, term) p FULL JOIN term_stats t USING (namespace, term) "

@@ -35,7 +35,9 @@ class Connection:
         return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
 
     def execute(self, sql: str, parameters: Any = (), /) -> Cursor:
-        return self.raw.execute(_formatted(sql), parameters or None)
+        """Rows come in PostgreSQL's binary format: a vector or a bytea is copied, not
+        spelled out in text and parsed back."""
+        return self.raw.execute(_formatted(sql), parameters or None, binary=True)
 
     def executemany(self, sql: str, rows: Any, /) -> Cursor:
         cursor = self.raw.cursor()

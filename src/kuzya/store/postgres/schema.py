@@ -207,7 +207,24 @@ def m002_search(db: psycopg.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_tables, m002_search]
+def m003_postings_scored_in_the_index(db: psycopg.Connection) -> None:
+    """BM25 from the postings index alone: the audience in its key (a group's postings of
+    a term are one range, not a filter over everyone's), the term frequency and the
+    document's length beside it (no visit to the table, no join with documents)."""
+    _run(
+        db,
+        """
+        ALTER TABLE postings ADD COLUMN length integer;
+        UPDATE postings p SET length = d.length FROM documents d WHERE d.episode_id = p.episode_id;
+        ALTER TABLE postings ALTER COLUMN length SET NOT NULL;
+        ALTER TABLE postings DROP CONSTRAINT postings_pkey;
+        ALTER TABLE postings ADD PRIMARY KEY (namespace, term, audience_id, episode_id)
+            INCLUDE (tf, length)
+        """,
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_tables, m002_search, m003_postings_scored_in_the_index]
 
 
 def migrate(db: psycopg.Connection) -> list[str]:

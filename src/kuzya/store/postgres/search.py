@@ -38,19 +38,22 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
         """A batch in one statement per table, however many episodes and terms."""
         if not batch:
             return
-        postings: list[tuple[int, int, str, int]] = []  # episode, audience, term, tf
+        postings: list[tuple[int, int, str, int, int]] = []  # episode, audience, term, tf, length
         documents: list[tuple[int, int, int]] = []  # episode, audience, length
         for episode_id, audience_id, new in batch:
             found = tokens(new.terms)
-            postings.extend((episode_id, audience_id, t, n) for t, n in Counter(found).items())
+            postings.extend(
+                (episode_id, audience_id, t, n, len(found)) for t, n in Counter(found).items()
+            )
             documents.append((episode_id, audience_id, len(found)))
-        holding = Counter(term for _, _, term, _ in postings)
+        holding = Counter(posting[2] for posting in postings)
         per_audience = Counter(audience for _, audience, _ in documents)
         db.execute(
-            "INSERT INTO postings SELECT ?, term, episode, audience, tf FROM unnest(?::bigint[], "
-            "?::bigint[], ?::text[], ?::integer[]) AS found (episode, audience, term, tf)",
+            "INSERT INTO postings (namespace, term, episode_id, audience_id, tf, length) "
+            "SELECT ?, term, episode, audience, tf, length FROM unnest(?::bigint[], ?::bigint[], "
+            "?::text[], ?::integer[], ?::integer[]) AS found (episode, audience, term, tf, length)",
             (namespace, *map(list, zip(*postings, strict=True))) if postings else
-            (namespace, [], [], [], []),
+            (namespace, [], [], [], [], []),
         )  # fmt: skip
         db.execute(
             "INSERT INTO term_stats SELECT ?, term, n FROM unnest(?::text[], ?::integer[]) "
@@ -188,9 +191,8 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
             values = ", ".join("(?, ?::float8)" for _ in weights)
             rows = self._db.execute(
                 f"SELECT p.episode_id, SUM(w.idf * p.tf * {K1 + 1} / (p.tf + {K1} * "
-                f"({1 - B} + {B} * d.length / ?::float8))) AS score "
+                f"({1 - B} + {B} * p.length / ?::float8))) AS score "
                 f"FROM postings p JOIN (VALUES {values}) AS w (term, idf) ON w.term = p.term "
-                "JOIN documents d ON d.episode_id = p.episode_id "
                 f"WHERE p.namespace = ? AND p.term IN ({placeholders(kept)}) "
                 f"AND p.audience_id IN ({placeholders(visible)}) "
                 "GROUP BY p.episode_id ORDER BY score DESC, p.episode_id LIMIT ?",
