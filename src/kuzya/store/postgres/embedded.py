@@ -4,6 +4,7 @@ store run on. Production points Kuzya at its own server instead."""
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from collections.abc import Iterator
@@ -50,6 +51,14 @@ class EmbeddedServer:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def shared_buffers() -> int:
+    """Megabytes of shared buffers for an embedded server: a quarter of the memory, at
+    most 2 GB (PostgreSQL's 128 MB default leaves a store of a few hundred thousand
+    messages reading most pages of a search from the operating system)."""
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+    return max(128, min(2048, memory // 4))
+
+
 @contextmanager
 def embedded(folder: str | Path) -> Iterator[EmbeddedServer]:
     """Start (or join) the server whose data is in `folder`; it stops when the last
@@ -64,7 +73,13 @@ def embedded(folder: str | Path) -> Iterator[EmbeddedServer]:
         ) from exc
     path = Path(folder).resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
+    fresh = not (path / "PG_VERSION").exists()
     handle = get_server(path, cleanup_mode="stop")
+    if fresh:  # a new server: sized for a memory store, then started again to take it
+        with psycopg.connect(str(handle.get_uri()), autocommit=True) as admin:
+            admin.execute(f"ALTER SYSTEM SET shared_buffers = '{shared_buffers()}MB'")
+        handle.cleanup()
+        handle = get_server(path, cleanup_mode="stop")
     try:
         yield EmbeddedServer(handle)
     finally:
