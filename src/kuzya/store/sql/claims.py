@@ -132,13 +132,8 @@ class ClaimTables(Tables):
         subject: str | None = None,
         episodes: Sequence[int] | None = None,
     ) -> list[StoredClaim]:
-        where: list[str] = ["namespace = ?"]
-        params: list[Any] = [namespace]
         with self._session:
-            if participants is not None:
-                condition, values = self._audience_filter(namespace, participants)
-                where.append(condition)
-                params.extend(values)
+            where, params = self._visible_rows(namespace, participants)
             if subject is not None:
                 where.append("subject = ?")
                 params.append(subject)
@@ -182,14 +177,12 @@ class ClaimTables(Tables):
     def forgotten(
         self, namespace: str, claim_id: int, participants: Sequence[str] | None
     ) -> list[tuple[str, str, datetime]]:
-        where, params = "namespace = ? AND claim_id = ?", [namespace, claim_id]
         with self._session:
-            if participants is not None:
-                condition, values = self._audience_filter(namespace, participants)
-                where += f" AND {condition}"
-                params.extend(values)
+            where, params = self._visible_rows(namespace, participants)
             rows = self._db.execute(
-                f"SELECT reason, at FROM forgotten_facts WHERE {where} ORDER BY id", params
+                f"SELECT reason, at FROM forgotten_facts WHERE {' AND '.join(where)} "
+                "AND claim_id = ? ORDER BY id",
+                (*params, claim_id),
             ).fetchall()
         return [("FORGET", row[0], from_epoch(row[1])) for row in rows]
 

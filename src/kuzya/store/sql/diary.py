@@ -91,9 +91,8 @@ class DiaryTables(Tables):
         covering: Sequence[int] | None = None,
         compressed_into: int | None = None,
     ) -> list[DiaryEntry]:
-        where = ["namespace = ?"]
-        params: list[Any] = [namespace]
         with self._session:
+            where, params = self._visible_rows(namespace, participants)
             if covering is not None:
                 where.append(
                     "id IN (SELECT diary_id FROM diary_sources WHERE episode_id IN "
@@ -103,10 +102,6 @@ class DiaryTables(Tables):
             if compressed_into is not None:
                 where.append("compressed_into = ?")
                 params.append(compressed_into)
-            if participants is not None:
-                condition, values = self._audience_filter(namespace, participants)
-                where.append(condition)
-                params.extend(values)
             if kind is not None:
                 where.append("kind = ?")
                 params.append(kind)

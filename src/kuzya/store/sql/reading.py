@@ -160,13 +160,8 @@ class EpisodeReads(Tables):
         limit: int = 100,
         offset: int = 0,
     ) -> list[Episode]:
-        where: list[str] = ["namespace = ?"]
-        params: list[Any] = [namespace]
         with self._session:
-            if participants is not None:
-                condition, values = self._audience_filter(namespace, participants)
-                where.append(condition)
-                params.extend(values)
+            where, params = self._visible_rows(namespace, participants)
             if conversation is not None:
                 where.append("conversation = ?")
                 params.append(conversation)
@@ -198,16 +193,12 @@ class EpisodeReads(Tables):
     def history(
         self, namespace: str, episode_id: int, participants: Sequence[str] | None = None
     ) -> list[HistoryEvent]:
-        where, params = "namespace = ? AND memory_id = ?", [namespace, episode_id]
         with self._session:
-            if participants is not None:
-                condition, values = self._audience_filter(namespace, participants)
-                where += f" AND {condition}"
-                params.extend(values)
+            where, params = self._visible_rows(namespace, participants)
             rows = self._db.execute(
                 "SELECT memory_id, event, old_text, new_text, at, actor FROM history "
-                f"WHERE {where} ORDER BY id",
-                params,
+                f"WHERE {' AND '.join(where)} AND memory_id = ? ORDER BY id",
+                (*params, episode_id),
             ).fetchall()
         if not rows:
             raise NotFound(f"no memory {episode_id} in namespace {namespace!r}")

@@ -250,9 +250,15 @@ class Tables(ABC):
             raise InvalidInput("this scope was issued by another store")
         return list(scope.audiences)
 
-    def _audience_filter(
-        self, namespace: str, participants: Sequence[str], column: str = "audience_id"
-    ) -> tuple[str, list[Any]]:
-        """The privacy rule as a WHERE condition on `column`, with its parameters."""
-        visible = self._visible_audiences(namespace, participants)
-        return f"{column} IN ({placeholders(visible)})", list(visible)
+    def _visible_rows(
+        self, namespace: str, participants: Sequence[str] | None
+    ) -> tuple[list[str], list[Any]]:
+        """WHERE conditions (joined by AND) and their parameters for the namespace's rows,
+        only those the participants may see when they are named (the privacy rule)."""
+        where: list[str] = ["namespace = ?"]
+        params: list[Any] = [namespace]
+        if participants is not None:
+            visible = self._visible_audiences(namespace, participants)
+            where.append(f"audience_id IN ({placeholders(visible)})")
+            params.extend(visible)
+        return where, params
