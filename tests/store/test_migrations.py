@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from kuzya.memory import Memory
-from kuzya.store.sqlite import schema
+from kuzya.store.sqlite import migrations
 from kuzya.store.sqlite.store import SQLiteStore
 from kuzya.testing import HashEmbedder
 
@@ -28,7 +28,7 @@ def _old_store(path: Path) -> list[int]:
     vector = np.full(4, 0.5, dtype=np.float32).tobytes()
     with closing(sqlite3.connect(path, isolation_level=None)) as db:
         db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
-        for migration in schema.MIGRATIONS[:3]:
+        for migration in migrations.MIGRATIONS[:3]:
             db.execute("BEGIN")
             migration(db)
             db.execute("INSERT INTO migrations VALUES (?, 0)", (migration.__name__,))

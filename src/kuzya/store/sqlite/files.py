@@ -19,7 +19,8 @@ from urllib.parse import quote
 
 from kuzya.errors import StoreError
 from kuzya.store.sql.tables import translating_errors
-from kuzya.store.sqlite.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from kuzya.store.sqlite.migrations import MIGRATIONS
+from kuzya.store.sqlite.schema import APPLICATION_ID, SCHEMA_VERSION
 
 _HEADER = b"SQLite format 3\x00"
 

@@ -447,3 +447,18 @@ def m011_diary_sources(db: sqlite3.Connection) -> None:
         INSERT INTO diary_sources SELECT DISTINCT d.id, s.value FROM diary d, json_each(d.sources) s
         """,
     )
+
+
+MIGRATIONS: list[Migration] = [
+    m001_initial,
+    m002_entities,
+    m003_facts_diary_jobs,
+    m004_claims,
+    m005_entity_views,
+    m006_claim_emphasis,
+    m007_sleep_clock,
+    m008_message_keys,
+    m009_leases,
+    m010_latest_by_audience,
+    m011_diary_sources,
+]

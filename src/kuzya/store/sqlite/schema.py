@@ -6,35 +6,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from kuzya.store.sqlite.migrations import (
-    Migration,
-    m001_initial,
-    m002_entities,
-    m003_facts_diary_jobs,
-    m004_claims,
-    m005_entity_views,
-    m006_claim_emphasis,
-    m007_sleep_clock,
-    m008_message_keys,
-    m009_leases,
-    m010_latest_by_audience,
-    m011_diary_sources,
-)
-
-MIGRATIONS: list[Migration] = [
-    m001_initial,
-    m002_entities,
-    m003_facts_diary_jobs,
-    m004_claims,
-    m005_entity_views,
-    m006_claim_emphasis,
-    m007_sleep_clock,
-    m008_message_keys,
-    m009_leases,
-    m010_latest_by_audience,
-    m011_diary_sources,
-]
-
+from kuzya.store.sqlite.migrations import MIGRATIONS
 
 APPLICATION_ID = 0x4B757A79  # "Kuzy": SQLite's header says the file is a Kuzya store
 SCHEMA_VERSION = len(MIGRATIONS)  # kept in the header's user_version
