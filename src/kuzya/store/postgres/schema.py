@@ -224,7 +224,21 @@ def m003_postings_scored_in_the_index(db: psycopg.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_tables, m002_search, m003_postings_scored_in_the_index]
+def m004_api_keys(db: psycopg.Connection) -> None:
+    """Keys of the service (`kuzya keys`): a digest per key, bound to a namespace."""
+    db.execute(
+        f"CREATE TABLE api_keys (id {ID}, namespace text NOT NULL, user_id text, "
+        "name text NOT NULL, digest text NOT NULL UNIQUE, "
+        "created_at double precision NOT NULL, revoked_at double precision)"
+    )
+
+
+MIGRATIONS: list[Migration] = [
+    m001_tables,
+    m002_search,
+    m003_postings_scored_in_the_index,
+    m004_api_keys,
+]
 
 
 def migrate(db: psycopg.Connection) -> list[str]:

@@ -16,6 +16,7 @@ from kuzya.store.sql.claims import ClaimTables
 from kuzya.store.sql.diary import DiaryTables
 from kuzya.store.sql.entities import EntityTables
 from kuzya.store.sql.jobs import JobTables
+from kuzya.store.sql.keys import KeyTables
 from kuzya.store.sql.transfer import TransferTables
 
 
@@ -28,6 +29,7 @@ class PostgresStore(
     ClaimTables,
     DiaryTables,
     JobTables,
+    KeyTables,
 ):
     """Store port over one PostgreSQL database (with the `vector` extension). Every
     PostgreSQL failure leaves its methods as a one-line `StoreError`."""

@@ -449,6 +449,24 @@ def m011_diary_sources(db: sqlite3.Connection) -> None:
     )
 
 
+def m012_api_keys(db: sqlite3.Connection) -> None:
+    """Keys of the service (`kuzya keys`): a digest per key, bound to a namespace."""
+    _run(
+        db,
+        """
+        CREATE TABLE api_keys (
+            id INTEGER PRIMARY KEY,
+            namespace TEXT NOT NULL,
+            user_id TEXT,
+            name TEXT NOT NULL,
+            digest TEXT NOT NULL UNIQUE,
+            created_at REAL NOT NULL,
+            revoked_at REAL
+        )
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_initial,
     m002_entities,
@@ -461,4 +479,5 @@ MIGRATIONS: list[Migration] = [
     m009_leases,
     m010_latest_by_audience,
     m011_diary_sources,
+    m012_api_keys,
 ]

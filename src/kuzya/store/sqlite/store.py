@@ -12,6 +12,7 @@ from kuzya.store.sql.claims import ClaimTables
 from kuzya.store.sql.diary import DiaryTables
 from kuzya.store.sql.entities import EntityTables
 from kuzya.store.sql.jobs import JobTables
+from kuzya.store.sql.keys import KeyTables
 from kuzya.store.sql.transfer import TransferTables
 from kuzya.store.sqlite.files import one_line_errors
 from kuzya.store.sqlite.operations import Operations
@@ -27,6 +28,7 @@ class SQLiteStore(
     ClaimTables,
     DiaryTables,
     JobTables,
+    KeyTables,
 ):
     """Store port over one SQLite file. Thread-safe; one connection guarded by a lock.
     Every SQLite failure leaves its methods as a one-line `StoreError`."""
