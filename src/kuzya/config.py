@@ -5,9 +5,9 @@ the environment, which beats the default."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from kuzya.embed import DEFAULT_EMBEDDER
@@ -15,8 +15,12 @@ from kuzya.errors import InvalidInput
 from kuzya.llm import LLM, load_llm
 
 
+def default_data_dir() -> Path:
+    return Path.home() / ".local" / "share" / "kuzya"
+
+
 def default_db() -> Path:
-    return Path.home() / ".local" / "share" / "kuzya" / "kuzya.db"
+    return default_data_dir() / "kuzya.db"
 
 
 class Settings(BaseSettings):
@@ -24,7 +28,8 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="KUZYA_", extra="forbid")
 
-    db: Path = Field(default_factory=default_db)
+    data_dir: Path = Field(default_factory=default_data_dir)  # the store file, images
+    db: Path = Field(default_factory=default_db)  # unset: kuzya.db in `data_dir`
     database_url: str | None = None  # a PostgreSQL server (postgresql://…) instead of `db`
     namespace: str = "default"
     embedder: str = DEFAULT_EMBEDDER  # "use" or "st:<sentence-transformers model>"
@@ -32,11 +37,25 @@ class Settings(BaseSettings):
     llm: str = "none"  # "none", "smollm2", "qwen-1.5b", a .gguf path, or "openai:<model>"
     sleep_llm: str | None = None  # the model sleep consolidates with; unset: `llm`
     llm_base_url: str | None = None  # for openai:<model>, e.g. http://localhost:11434/v1
+    llm_model: str | None = None  # with llm "openai": the served model's name
     llm_api_key: str | None = None
     # threads of an embedded model (default: every core); 1 is faster on a busy machine,
     # where llama.cpp's threads wait for each other
     llm_threads: int | None = Field(default=None, ge=1)
     ner: bool = False  # sleep runs spaCy / natasha NER (pip install 'kuzya[ner]')
+
+    @model_validator(mode="after")
+    def _resolved(self) -> Settings:
+        """The store file follows `data_dir` unless named; `llm="openai"` takes its
+        model from `llm_model`."""
+        if "db" not in self.model_fields_set:
+            self.db = self.data_dir / "kuzya.db"
+        for field in ("llm", "sleep_llm"):
+            if getattr(self, field) == "openai":
+                if not self.llm_model:
+                    raise ValueError(f"{field} 'openai' needs KUZYA_LLM_MODEL (the model's name)")
+                setattr(self, field, f"openai:{self.llm_model}")
+        return self
 
     @property
     def store(self) -> str | Path:
@@ -59,12 +78,20 @@ class Settings(BaseSettings):
 def settings(**given: Any) -> Settings:
     """The settings: each value given (None: not given), else its KUZYA_ variable, else
     the default. A bad value is an `InvalidInput` naming the variable."""
+    return built(Settings, given)
+
+
+Built = TypeVar("Built", bound=Settings)
+
+
+def built(kind: type[Built], given: dict[str, Any]) -> Built:
+    """`kind` from the values given (None: not given) and the environment."""
     try:
-        return Settings(**{key: value for key, value in given.items() if value is not None})
+        return kind(**{key: value for key, value in given.items() if value is not None})
     except ValidationError as exc:
         names = ("_".join(map(str, e["loc"])) for e in exc.errors())
         problems = "; ".join(
-            f"{name} (KUZYA_{name.upper()}): {e['msg']}"
+            f"{name} (KUZYA_{name.upper()}): {e['msg']}" if name else e["msg"]
             for name, e in zip(names, exc.errors(), strict=True)
         )
         raise InvalidInput(f"bad setting: {problems}") from None
