@@ -244,7 +244,9 @@ CLAUSE_BREAK = re.compile(
 )
 QUESTION = re.compile(
     r"^\W*(?:do|does|did|are|is|am|can|could|would|will|should|have|has|where|what|who|whom"
-    r"|whose|how|when|why|which|shall|may)\b",
+    r"|whose|how|when|why|which|shall|may)\b"
+    # a request to be told: "remind me what I asked to buy", "tell me where …"
+    r"|^\W*(?:remind|tell|show)\s+(?:me|us)\s+(?:what|who|where|when|how|which|whose|about|of)\b",
     re.I,
 )
 GUARD = re.compile(
