@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kuzya.cli import chat as chat_commands
-from kuzya.cli import operations, transfer
+from kuzya.cli import operations, serve, transfer
 from kuzya.cli.bench import bench_app, eval_app
 from kuzya.cli.options import (
     CreateOption,
@@ -45,6 +45,8 @@ app = typer.Typer(
 )
 app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
+app.add_typer(serve.keys_app, name="keys")
+app.command()(serve.serve)
 for command in (chat_commands.chat, chat_commands.sleep, chat_commands.profile):
     app.command()(command)
 app.command("import")(transfer.import_)

@@ -1,0 +1,109 @@
+"""`kuzya serve` (the assistant over HTTP) and `kuzya keys` (who may call it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, cast
+
+import typer
+from rich.table import Table
+
+from kuzya.cli.options import DbOption, LlmOption, NamespaceOption, console
+from kuzya.config import settings
+from kuzya.service import keys as api_keys
+from kuzya.service.settings import service_settings
+from kuzya.store.keys import KeyStore
+from kuzya.store.opening import open_store
+
+keys_app = typer.Typer(help="API keys of the service: each opens one namespace.")
+
+
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address to listen on (env KUZYA_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (env KUZYA_PORT, default 8765).")] = None,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+    llm: LlmOption = None,
+    tools: Annotated[
+        bool | None, typer.Option("--tools/--no-tools", help="The model may call tools.")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option(help="A TOML file of settings (env KUZYA_CONFIG).")
+    ] = None,
+) -> None:
+    """Serve the assistant and the memory API (OpenAPI at /docs). Without an API key in
+    the store it listens on loopback only and serves one namespace."""
+    import uvicorn
+
+    from kuzya.service.app import create_app, refuse_open_to_network
+    from kuzya.service.engine import Engine
+    from kuzya.store.opening import is_url
+
+    url = db is not None and is_url(db)
+    given = service_settings(
+        config, host=host, port=port, db=None if url else db, database_url=db if url else None,
+        namespace=namespace, llm=llm, tools=tools,
+    )  # fmt: skip
+    engine = Engine(given)
+    try:
+        refuse_open_to_network(engine)
+    except BaseException:
+        engine.close()
+        raise
+    console.print(f"Kuzya serving on http://{given.host}:{given.port} (OpenAPI at /docs)")
+    uvicorn.run(create_app(given, engine), host=given.host, port=given.port, log_level="warning")
+
+
+@contextmanager
+def _keys(db: str | None) -> Iterator[KeyStore]:
+    store = open_store(db or settings().store, create=True)
+    try:
+        yield cast(KeyStore, store)
+    finally:
+        store.close()
+
+
+@keys_app.command()
+def create(
+    namespace: Annotated[str, typer.Option("--namespace", "-n", help="What the key opens.")],
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="The key asks only as this user.")
+    ] = None,
+    name: Annotated[str, typer.Option(help="What the key is for.")] = "",
+    db: DbOption = None,
+) -> None:
+    """Make a key; it is shown once (only its digest is kept)."""
+    with _keys(db) as store:
+        key, stored = api_keys.create(store, namespace, user=user, name=name)
+    console.print(f"key {stored.id} for namespace {stored.namespace!r}:", markup=False)
+    print(key)
+
+
+@keys_app.command("list")
+def listing(namespace: NamespaceOption = None, db: DbOption = None) -> None:
+    """Every key (never the key itself): what it opens and whether it is revoked."""
+    with _keys(db) as store:
+        found = store.api_keys(namespace)
+    table = Table()
+    for column in ("id", "namespace", "user", "name", "created", "revoked"):
+        table.add_column(column)
+    for key in found:
+        table.add_row(
+            str(key.id), key.namespace, key.user or "(anyone)", key.name,
+            key.created_at.strftime("%Y-%m-%d %H:%M"),
+            key.revoked_at.strftime("%Y-%m-%d %H:%M") if key.revoked_at else "",
+        )  # fmt: skip
+    console.print(table)
+
+
+@keys_app.command()
+def revoke(
+    key_id: Annotated[int, typer.Argument(help="The key's id (kuzya keys list).")],
+    db: DbOption = None,
+) -> None:
+    """Revoke a key: requests with it are refused from now on."""
+    with _keys(db) as store:
+        revoked = api_keys.revoke(store, key_id)
+    console.print(f"key {revoked.id} ({revoked.name}) revoked", markup=False)

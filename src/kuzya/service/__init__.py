@@ -1,0 +1,1 @@
+"""The assistant service: Kuzya over HTTP (`kuzya serve`), its keys and its tools."""

@@ -1,0 +1,83 @@
+"""What the service holds while it runs: one store and the models, shared by every
+namespace, and per namespace its `Memory`, its assistant and its sleep worker."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+from kuzya import validate
+from kuzya.assistant import Assistant
+from kuzya.embed import load_embedder
+from kuzya.llm import is_small
+from kuzya.memory import Memory
+from kuzya.service.settings import ServiceSettings
+from kuzya.store.base import Store
+from kuzya.store.keys import KeyStore
+from kuzya.store.opening import is_url, open_store
+
+
+@dataclass
+class Space:
+    """One namespace as the service serves it."""
+
+    memory: Memory
+    assistant: Assistant
+    replying: threading.Lock  # one reply at a time: a turn is remembered before the next
+
+
+class Engine:
+    def __init__(self, settings: ServiceSettings) -> None:
+        self.settings = settings
+        location = settings.store
+        if not is_url(location):
+            Path(location).parent.mkdir(parents=True, exist_ok=True)
+        self.store: Store = open_store(location, durable=settings.durable, create=True)
+        try:
+            self.embedder = load_embedder(settings.embedder)
+            self.llm = settings.load_llm(settings.llm)
+            self.sleep_llm = (
+                self.llm
+                if settings.sleeps_with == settings.llm
+                else settings.load_llm(settings.sleeps_with)
+            )
+        except BaseException:
+            self.store.close()
+            raise
+        self._lock = threading.Lock()
+        self._spaces: dict[str, Space] = {}
+
+    @property
+    def keys(self) -> KeyStore:
+        return cast(KeyStore, self.store)
+
+    def space(self, namespace: str) -> Space:
+        """The namespace's memory and assistant, made on first use."""
+        name = validate.name(namespace, "namespace")
+        with self._lock:
+            if name not in self._spaces:
+                memory = Memory(self.store, self.embedder, namespace=name, llm=self.sleep_llm)
+                memory.start_worker(every=self.settings.sleep_every)
+                assistant = Assistant(
+                    memory,
+                    self.llm,
+                    name=self.settings.assistant_name,
+                    use_tools=self.settings.tools,
+                    small_model=is_small(self.llm),
+                )
+                self._spaces[name] = Space(memory, assistant, threading.Lock())
+            return self._spaces[name]
+
+    def close(self) -> None:
+        """Remember the last turns, let each worker finish, then close the store."""
+        with self._lock:
+            spaces, self._spaces = list(self._spaces.values()), {}
+        try:
+            for space in spaces:
+                space.assistant.close()
+                if space.memory.worker is not None:
+                    space.memory.worker.stop()
+        finally:
+            self.store.close()
