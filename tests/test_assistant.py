@@ -17,6 +17,7 @@ from kuzya.memory import Memory
 from kuzya.model import Kind, Recall, RecallItem
 from kuzya.recall import query
 from kuzya.testing import ScriptedLLM
+from kuzya.tools import Toolbox
 
 NOW = datetime(2026, 3, 5, 9, tzinfo=UTC)
 
@@ -296,7 +297,7 @@ def test_tool_calls_run_against_memory(memory: Memory) -> None:
     memory.remember("My locker code is 4512.", speaker="ana", time=datetime(2026, 3, 1, tzinfo=UTC))
     call = ToolCall("call_1", "search_memory", {"query": "locker code"})
     llm = ScriptedLLM([Completion("", (call,), finish_reason="tool_calls"), "It is 4512."])
-    assistant = Assistant(memory, llm, use_tools=True)
+    assistant = Assistant(memory, llm, tools=Toolbox())
     reply = assistant.reply(
         "What's my locker code?", conversation="c", participants=["ana"], now=NOW
     )
@@ -304,7 +305,7 @@ def test_tool_calls_run_against_memory(memory: Memory) -> None:
     tool_message = llm.calls[1].messages[-1]
     assert tool_message.role == "tool" and tool_message.tool_call_id == "call_1"
     assert "4512" in tool_message.content
-    assert llm.calls[0].tools and not llm.calls[1].tools
+    assert llm.calls[0].tools and llm.calls[1].tools  # offered until the last step
     assistant.close()
 
 

@@ -19,11 +19,12 @@ from kuzya.language import dates
 from kuzya.language.days import day_name
 from kuzya.language.sentences import sentences, whole
 from kuzya.language.text import STOP_WORDS, terms, tokens
-from kuzya.llm.base import LLM, ChatMessage, Tool, ToolCall, Usage
+from kuzya.llm.base import LLM, ChatMessage, ToolCall, Usage
 from kuzya.llm.structured import parse_json
 from kuzya.memory import Memory
 from kuzya.model import Episode, Kind, Recall, RecallItem, is_assistant
 from kuzya.recall import passages, query
+from kuzya.tools import Context, Pending, Toolbox, confirms, converse
 
 SYSTEM = (
     "You are {name}, a helpful assistant with long-term memory. Messages come with notes "
@@ -31,25 +32,6 @@ SYSTEM = (
     "memories, be brief, answer in the language of the question. Notes marked (you) are "
     "your own earlier replies and may be wrong: what people said wins."
 )
-
-TOOLS = (
-    Tool(
-        "search_memory",
-        "Search long-term memory for anything said earlier.",
-        {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
-    ),
-    Tool(
-        "add_memory",
-        "Remember a note for later.",
-        {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-    ),
-    Tool(
-        "forget",
-        "Forget what the user said about something.",
-        {"type": "object", "properties": {"about": {"type": "string"}}, "required": ["about"]},
-    ),
-)
-
 
 ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
 
@@ -100,6 +82,7 @@ class Reply:
     usage: Usage
     seconds: float
     tool_calls: tuple[ToolCall, ...] = ()
+    confirm: str | None = None  # a tool that acts waits for a yes: the question asked
 
 
 def _unstated(item: RecallItem, stated: Sequence[set[str]]) -> RecallItem | None:
@@ -206,14 +189,18 @@ class Assistant:
         working_turns: int = 6,
         max_tokens: int | None = None,
         temperature: float = 0.0,
-        use_tools: bool = False,
+        tools: Toolbox | None = None,
+        max_steps: int = 4,
         small_model: bool = False,
     ) -> None:
         self.memory, self.llm, self.name = memory, llm, validate.name(name, "name")
         self.budget_words, self.working_turns = budget_words, working_turns
         self.max_items, self.profile_facts = max_items, profile_facts
         self.own_replies = own_replies
-        self.temperature, self.use_tools, self.small_model = temperature, use_tools, small_model
+        self.temperature, self.tools, self.small_model = temperature, tools, small_model
+        self.max_steps = validate.integer(max_steps, "max_steps", 1, 32)
+        # tool calls that act, waiting for their asker's yes, by (conversation, asker)
+        self._waiting: dict[tuple[str, str], Pending] = {}
         self.max_tokens = max_tokens or (48 if small_model else 200)
         # one thread, so the writes and the prefills after them run in order
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kuzya-remember")
@@ -235,6 +222,9 @@ class Assistant:
         moment = validate.moment(now, "now")
         started = time.perf_counter()
         self.flush()  # the previous turn is in memory before this one is answered
+        waiting = self._waiting.pop((conversation, who), None)
+        if waiting is not None and confirms(text):
+            return self._confirmed(waiting, text, conversation, present, who, moment, started)
         asked_to_forget = rules.forget_request(text, who) is not None
         if asked_to_forget:  # carried out, and stored without what it forgets, before recall
             self.memory.remember(
@@ -248,12 +238,37 @@ class Assistant:
             speaker=who,
             budget_words=self.budget_words,
         )
-        answer, usage, calls, used = self._answer(text, recall, conversation, present, who)
+        answer, usage, calls, used, pending = self._answer(text, recall, conversation, present, who)
+        question = None
+        if pending is not None:
+            self._waiting[(conversation, who)] = pending
+            question = pending.question(is_russian(text))
+            answer = f"{answer}\n{question}".strip()
         seconds = time.perf_counter() - started
         said = None if asked_to_forget else text
         turn = _Turn(said, answer, conversation, present, who, moment, frozenset(used))
         self._pending.append(self._writer.submit(self._remember, turn))
-        return Reply(answer, recall, usage, seconds, calls)
+        return Reply(answer, recall, usage, seconds, calls, question)
+
+    def _confirmed(
+        self,
+        waiting: Pending,
+        text: str,
+        conversation: str,
+        present: tuple[str, ...],
+        who: str,
+        moment: datetime,
+        started: float,
+    ) -> Reply:
+        """The person said yes: the tool runs now, and the reply says what it did."""
+        output = waiting.spec.run(
+            Context(self.memory, who, present, conversation), waiting.arguments
+        )
+        answer = f"{'Готово' if is_russian(text) else 'Done'}: {output.text}."
+        turn = _Turn(text, answer, conversation, present, who, moment, frozenset())
+        self._pending.append(self._writer.submit(self._remember, turn))
+        recall = Recall(text, (), moment)
+        return Reply(answer, recall, Usage(), time.perf_counter() - started, (waiting.call,))
 
     def _prompt(
         self, text: str, recall: Recall, conversation: str, present: Sequence[str], who: str
@@ -370,62 +385,41 @@ class Assistant:
 
     def _answer(
         self, text: str, recall: Recall, conversation: str, present: Sequence[str], who: str
-    ) -> tuple[str, Usage, tuple[ToolCall, ...], set[int]]:
-        """The reply, its cost, the tools it called, and the memories it was made from
-        (what its notes and the people's turns came from, the memories its tools found,
-        and the profile facts it repeats)."""
+    ) -> tuple[str, Usage, tuple[ToolCall, ...], set[int], Pending | None]:
+        """The reply, its cost, the tools it called, the memories it was made from (what
+        its notes and the people's turns came from, the memories its tools found, and the
+        profile facts it repeats), and a call of a tool that waits for a yes."""
         if self.llm is None:
             answer, quoted = extractive_reply(text, recall)
-            return answer, Usage(), (), {s for i in quoted for s in i.sources}
+            return answer, Usage(), (), {s for i in quoted for s in i.sources}, None
         messages, used = self._prompt(text, recall, conversation, present, who)
-        tools = TOOLS if self.use_tools else ()
-        prompt = completion = 0
-        called: list[ToolCall] = []
-        answer = ""
-        for _ in range(3):  # tool rounds at most, then a plain answer
+        pending: Pending | None = None
+        calls: tuple[ToolCall, ...] = ()
+        if self.tools is None:
             result = self.llm.chat(
                 messages,
-                tools=tools,
-                json_schema=ANSWER if self.small_model and not tools else None,
+                json_schema=ANSWER if self.small_model else None,
                 max_tokens=self.max_tokens,
                 temperature=self.temperature,
             )
-            prompt += result.usage.prompt_tokens
-            completion += result.usage.completion_tokens
-            if not result.tool_calls:
-                answer = _answer_text(result.text) if self.small_model else result.text
-                if result.finish_reason == "length":
-                    answer = whole(answer.strip())
-                break
-            messages.append(ChatMessage("assistant", result.text, result.tool_calls))
-            for call in result.tool_calls:
-                called.append(call)
-                output, found = self._tool(call, present, who)
-                used.update(found)
-                messages.append(ChatMessage("tool", output, tool_call_id=call.id))
-            tools = ()
+            answer = _answer_text(result.text) if self.small_model else result.text
+            if result.finish_reason == "length":
+                answer = whole(answer.strip())
+            usage, calls = result.usage, ()
+        else:
+            context = Context(self.memory, who, tuple(present), conversation)
+            talk = converse(
+                self.llm, messages, self.tools, context, max_steps=self.max_steps,
+                max_tokens=self.max_tokens, temperature=self.temperature,
+            )  # fmt: skip
+            answer, usage, calls, pending = talk.answer, talk.usage, tuple(talk.calls), talk.pending
+            used.update(talk.found)
         said = set(terms(answer))
         facts = self.memory.profile(who, participants=present, now=recall.now).facts
         for fact in facts[: self.profile_facts]:
             if set(terms(fact.value)) <= said:
                 used.update(fact.sources)
-        return answer.strip(), Usage(prompt, completion), tuple(called), used
-
-    def _tool(self, call: ToolCall, present: Sequence[str], who: str) -> tuple[str, set[int]]:
-        """The tool's output, and the memories it showed."""
-        argument = next(iter(call.arguments.values()), "")
-        if not isinstance(argument, str) or not argument.strip():
-            return f"error: {call.name} needs a non-empty text argument", set()
-        if call.name == "search_memory":
-            found = self.memory.recall(argument, participants=present, speaker=who)
-            return found.as_prompt(), {s for item in found.items for s in item.sources}
-        if call.name == "add_memory":
-            self.memory.remember(argument, speaker=who, participants=present)
-            return "remembered", set()
-        if call.name == "forget":
-            done = self.memory.forget(who, about=argument, participants=present)
-            return f"forgot {done.facts} facts and {done.redacted + done.deleted} messages", set()
-        return f"error: no tool named {call.name}", set()
+        return answer.strip(), usage, calls, used, pending
 
     def _remember(self, turn: _Turn) -> None:
         said: list[dict[str, Any]] = []

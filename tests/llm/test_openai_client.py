@@ -4,120 +4,16 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
-from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from tests.llm.scripted_server import FakeServer, Reply, ok, wire_call
 
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.llm import openai as openai_module
 from kuzya.llm.base import ChatMessage, Tool, ToolCall
 from kuzya.llm.openai import OpenAICompatible
-
-# -- the scripted server ------------------------------------------------------------------
-
-
-@dataclass
-class Reply:
-    """One scripted answer: a status and a JSON body (or raw bytes), after a delay."""
-
-    body: Any = None
-    status: int = 200
-    raw: bytes | None = None
-    delay: float = 0.0
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class Seen:
-    path: str
-    headers: dict[str, str]
-    body: Any
-
-
-class FakeServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.replies: deque[Reply] = deque()
-        self.requests: list[Seen] = []
-        self.stopping = threading.Event()
-        self.lock = threading.Lock()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/v1"
-
-    def script(self, *replies: Reply) -> None:
-        self.replies.extend(replies)
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: FakeServer
-
-    def do_POST(self) -> None:
-        raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        with self.server.lock:
-            body = json.loads(raw) if raw else None
-            self.server.requests.append(Seen(self.path, dict(self.headers), body))
-            reply = self.server.replies.popleft() if self.server.replies else None
-        if reply is None:
-            reply = Reply({"error": {"message": "no scripted reply left"}}, status=500)
-        if reply.delay:
-            self.server.stopping.wait(reply.delay)
-        payload = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
-        try:
-            self.send_response(reply.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            for name, value in reply.headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(payload)
-        except OSError:
-            pass  # the client gave up (timeout) and closed the connection
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer()
-    thread = threading.Thread(target=fake.serve_forever, kwargs={"poll_interval": 0.01})
-    thread.start()
-    yield fake
-    fake.stopping.set()
-    fake.shutdown()
-    fake.server_close()
-    thread.join(timeout=5)
-
-
-def ok(
-    text: str | None = "hello",
-    *,
-    tool_calls: list[dict[str, Any]] | None = None,
-    usage: dict[str, int] | None = None,
-    finish: str | None = "stop",
-    **reply: Any,
-) -> Reply:
-    message: dict[str, Any] = {"role": "assistant", "content": text}
-    if tool_calls is not None:
-        message["tool_calls"] = tool_calls
-    body: dict[str, Any] = {"id": "x", "choices": [{"index": 0, "message": message}]}
-    body["choices"][0]["finish_reason"] = finish
-    body["usage"] = {"prompt_tokens": 10, "completion_tokens": 3} if usage is None else usage
-    return Reply(body, **reply)
-
-
-def wire_call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
 
 
 def client(server: FakeServer, **options: Any) -> OpenAICompatible:
@@ -518,9 +414,10 @@ def test_assistant_uses_memory_tools_over_http(server: FakeServer, hash_memory: 
         ok("Your locker code is 4512."),
     )
     from kuzya.assistant import Assistant
+    from kuzya.tools import Toolbox
 
     llm = client(server)
-    assistant = Assistant(hash_memory, llm, use_tools=True)
+    assistant = Assistant(hash_memory, llm, tools=Toolbox(), max_steps=2)
     reply = assistant.reply("What's my locker code?", conversation="c", participants=["ana"])
     assistant.close()
     assert reply.text == "Your locker code is 4512."
@@ -528,12 +425,12 @@ def test_assistant_uses_memory_tools_over_http(server: FakeServer, hash_memory: 
     assert [t["function"]["name"] for t in first["tools"]] == [
         "search_memory",
         "add_memory",
-        "forget",
+        "forget_memory",
     ]
     tool_turn = last["messages"][-1]
     assert tool_turn["role"] == "tool" and tool_turn["tool_call_id"] == "c1"
     assert "4512" in tool_turn["content"]
-    assert "tools" not in last or not last["tools"]
+    assert "tools" not in last or not last["tools"]  # the last step must answer
     assert llm.meter.snapshot()["calls"] == 2
     assert reply.usage.prompt_tokens == 20
 

@@ -17,6 +17,7 @@ from kuzya.service.settings import ServiceSettings
 from kuzya.store.base import Store
 from kuzya.store.keys import KeyStore
 from kuzya.store.opening import is_url, open_store
+from kuzya.tools import Toolbox
 
 
 @dataclass
@@ -64,7 +65,8 @@ class Engine:
                     memory,
                     self.llm,
                     name=self.settings.assistant_name,
-                    use_tools=self.settings.tools,
+                    tools=Toolbox() if self.settings.tools else None,
+                    max_steps=self.settings.max_tool_steps,
                     small_model=is_small(self.llm),
                 )
                 self._spaces[name] = Space(memory, assistant, threading.Lock())
