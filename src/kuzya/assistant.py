@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -214,8 +214,11 @@ class Assistant:
         participants: Sequence[str],
         speaker: str | None = None,
         now: datetime | str | None = None,
+        on_text: Callable[[str], None] | None = None,
     ) -> Reply:
-        """Answer `message` said by `speaker` (needed when more than one person is present)."""
+        """Answer `message` said by `speaker` (needed when more than one person is present).
+        `on_text` receives the answer as it is written (streamed where the model can); the
+        reply's text is the final word (a question to confirm a tool is added to it)."""
         text = validate.text(message)
         present = validate.names(participants, "participants")
         who = _speaker(speaker, present)
@@ -224,7 +227,10 @@ class Assistant:
         self.flush()  # the previous turn is in memory before this one is answered
         waiting = self._waiting.pop((conversation, who), None)
         if waiting is not None and confirms(text):
-            return self._confirmed(waiting, text, conversation, present, who, moment, started)
+            reply = self._confirmed(waiting, text, conversation, present, who, moment, started)
+            if on_text is not None:
+                on_text(reply.text)
+            return reply
         asked_to_forget = rules.forget_request(text, who) is not None
         if asked_to_forget:  # carried out, and stored without what it forgets, before recall
             self.memory.remember(
@@ -238,7 +244,9 @@ class Assistant:
             speaker=who,
             budget_words=self.budget_words,
         )
-        answer, usage, calls, used, pending = self._answer(text, recall, conversation, present, who)
+        answer, usage, calls, used, pending = self._answer(
+            text, recall, conversation, present, who, on_text
+        )
         question = None
         if pending is not None:
             self._waiting[(conversation, who)] = pending
@@ -384,13 +392,21 @@ class Assistant:
         return system
 
     def _answer(
-        self, text: str, recall: Recall, conversation: str, present: Sequence[str], who: str
+        self,
+        text: str,
+        recall: Recall,
+        conversation: str,
+        present: Sequence[str],
+        who: str,
+        on_text: Callable[[str], None] | None = None,
     ) -> tuple[str, Usage, tuple[ToolCall, ...], set[int], Pending | None]:
         """The reply, its cost, the tools it called, the memories it was made from (what
         its notes and the people's turns came from, the memories its tools found, and the
         profile facts it repeats), and a call of a tool that waits for a yes."""
         if self.llm is None:
             answer, quoted = extractive_reply(text, recall)
+            if on_text is not None and answer:
+                on_text(answer)
             return answer, Usage(), (), {s for i in quoted for s in i.sources}, None
         messages, used = self._prompt(text, recall, conversation, present, who)
         pending: Pending | None = None
@@ -401,8 +417,11 @@ class Assistant:
                 json_schema=ANSWER if self.small_model else None,
                 max_tokens=self.max_tokens,
                 temperature=self.temperature,
+                on_text=None if self.small_model else on_text,
             )
             answer = _answer_text(result.text) if self.small_model else result.text
+            if self.small_model and on_text is not None and answer:
+                on_text(answer)
             if result.finish_reason == "length":
                 answer = whole(answer.strip())
             usage, calls = result.usage, ()
@@ -410,7 +429,7 @@ class Assistant:
             context = Context(self.memory, who, tuple(present), conversation)
             talk = converse(
                 self.llm, messages, self.tools, context, max_steps=self.max_steps,
-                max_tokens=self.max_tokens, temperature=self.temperature,
+                max_tokens=self.max_tokens, temperature=self.temperature, on_text=on_text,
             )  # fmt: skip
             answer, usage, calls, pending = talk.answer, talk.usage, tuple(talk.calls), talk.pending
             used.update(talk.found)

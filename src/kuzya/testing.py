@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +84,7 @@ class ScriptedLLM:
         tools: Sequence[Tool] = (),
         max_tokens: int = 512,
         temperature: float = 0.0,
+        on_text: Callable[[str], None] | None = None,
     ) -> Completion:
         call = ScriptedCall(tuple(messages), json_schema, tuple(tools), max_tokens, temperature)
         with self._lock:
@@ -92,6 +94,12 @@ class ScriptedLLM:
             answer = self._answers.popleft()
         completion = answer if isinstance(answer, Completion) else _completion(messages, answer)
         self.meter.add(completion.usage)
+        if on_text is not None and completion.text:  # word by word, as a model streams
+            streamed = not tools and json_schema is None
+            for piece in (
+                re.findall(r"\S+\s*|\s+", completion.text) if streamed else [completion.text]
+            ):
+                on_text(piece)
         return completion
 
     def prefill(self, messages: Sequence[ChatMessage]) -> None:

@@ -176,10 +176,12 @@ def converse(
     max_steps: int = 4,
     max_tokens: int = 200,
     temperature: float = 0.0,
+    on_text: Callable[[str], None] | None = None,
 ) -> Conversation:
     """Ask the model, run the tools it calls (a bad call gets an error back, a tool that
     acts waits for confirmation), and ask again, until it answers or `max_steps` model
-    calls are spent; the last call offers no tools, so it must answer."""
+    calls are spent; the last call offers no tools, so it must answer. The answer goes
+    to `on_text` too: streamed on the last step, whole when an earlier step answers."""
     result = Conversation()
     prompt = completion = 0
     for step in range(max_steps):
@@ -189,11 +191,14 @@ def converse(
             tools=() if last else toolbox.tools,
             max_tokens=max_tokens,
             temperature=temperature,
+            on_text=on_text if last else None,
         )
         prompt += reply.usage.prompt_tokens
         completion += reply.usage.completion_tokens
         if not reply.tool_calls or last:
             result.answer = reply.text
+            if on_text is not None and not last and reply.text:
+                on_text(reply.text)
             break
         messages.append(ChatMessage("assistant", reply.text, reply.tool_calls))
         for call in reply.tool_calls:

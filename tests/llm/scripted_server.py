@@ -112,3 +112,18 @@ def ok(
 
 def wire_call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def streamed(*pieces: str, finish: str = "stop", broken: bool = False) -> Reply:
+    """An answer as server-sent events, one piece per event, usage in the last; `broken`:
+    the stream turns to garbage after the first piece."""
+    events = [
+        {"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+        for piece in pieces
+    ]
+    events.append({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+    events.append({"choices": [], "usage": {"prompt_tokens": 7, "completion_tokens": len(pieces)}})
+    lines = [f"data: {json.dumps(event)}\n\n" for event in events] + ["data: [DONE]\n\n"]
+    if broken:
+        lines = [lines[0], "data: {not json\n\n"]
+    return Reply(raw="".join(lines).encode(), headers={"X-Stream": "sse"})

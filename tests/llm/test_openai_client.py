@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from tests.llm.scripted_server import FakeServer, Reply, ok, wire_call
+from tests.llm.scripted_server import FakeServer, Reply, ok, streamed, wire_call
 
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.llm import openai as openai_module
@@ -460,3 +460,38 @@ def test_sleep_extracts_facts_with_an_http_model(server: FakeServer, hash_memory
     assert entry.origin == "llm:openai:test-model"
     sent = server.requests[0].body
     assert "response_format" in sent and "I adopted a parrot" in sent["messages"][-1]["content"]
+
+
+def test_a_streamed_answer_arrives_piece_by_piece(server: FakeServer) -> None:
+    server.script(streamed("Hel", "lo, ", "Ana!"))
+    pieces: list[str] = []
+    with client(server) as llm:
+        completion = llm.chat(USER, on_text=pieces.append)
+    assert pieces == ["Hel", "lo, ", "Ana!"] and completion.text == "Hello, Ana!"
+    assert completion.usage.prompt_tokens == 7 and completion.usage.completion_tokens == 3
+    sent = server.requests[0].body
+    assert sent["stream"] is True and sent["stream_options"] == {"include_usage": True}
+
+
+def test_a_stream_failing_before_its_first_piece_is_retried(server: FakeServer) -> None:
+    server.script(Reply({"error": {"message": "busy"}}, status=503), streamed("ok"))
+    pieces: list[str] = []
+    with client(server) as llm:
+        assert llm.chat(USER, on_text=pieces.append).text == "ok"
+    assert pieces == ["ok"] and len(server.requests) == 2
+
+
+def test_a_stream_broken_after_a_piece_fails_without_repeating_it(server: FakeServer) -> None:
+    server.script(streamed("Hel", "lo", broken=True), streamed("Hello"))
+    pieces: list[str] = []
+    with client(server) as llm, pytest.raises(LLMError, match="the stream broke"):
+        llm.chat(USER, on_text=pieces.append)
+    assert pieces == ["Hel"] and len(server.requests) == 1
+
+
+def test_with_tools_the_text_is_passed_on_whole(server: FakeServer) -> None:
+    server.script(ok("Sunny in Oslo."))
+    pieces: list[str] = []
+    with client(server) as llm:
+        llm.chat(USER, tools=[WEATHER], on_text=pieces.append)
+    assert pieces == ["Sunny in Oslo."] and "stream" not in server.requests[0].body

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -91,10 +91,15 @@ class LLM(Protocol):
         tools: Sequence[Tool] = (),
         max_tokens: int = 512,
         temperature: float = 0.0,
+        on_text: Callable[[str], None] | None = None,
     ) -> Completion:
         """One completion. With `json_schema` the model is asked (or constrained, where the
         runtime allows) to answer with one JSON value of that schema; the caller still
-        validates it (see `kuzya.llm.structured`). Raises `LLMError` when it fails."""
+        validates it (see `kuzya.llm.structured`). Raises `LLMError` when it fails.
+
+        With `on_text`, a plain completion (no tools, no schema) is streamed: each piece
+        goes to `on_text` as the model writes it, and a failure after the first piece is
+        final (a retry would repeat it). Otherwise `on_text` gets the whole text once."""
         ...
 
     def prefill(self, messages: Sequence[ChatMessage]) -> None:

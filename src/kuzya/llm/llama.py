@@ -89,6 +89,7 @@ class LlamaCpp:
         tools: Sequence[Tool] = (),
         max_tokens: int = 512,
         temperature: float = 0.0,
+        on_text: Callable[[str], None] | None = None,
     ) -> Completion:
         if max_tokens < 1:  # llama.cpp reads 0 as "until the context is full"
             raise InvalidInput(f"max_tokens must be at least 1, not {max_tokens}")
@@ -99,23 +100,29 @@ class LlamaCpp:
             schema = _choice_schema(tools, json_schema)
         with self._lock:
             engine = self._loaded()
+            options = {
+                "messages": turns,
+                "temperature": temperature,
+                "max_tokens": max_tokens,
+                # greedy decoding ignores the seed; sampling draws anew on every call,
+                # reproducibly from the adapter's seed
+                "seed": self._seed + self.meter.calls,
+                "grammar": None if schema is None else _grammar(schema),
+            }
             try:
-                response = engine.create_chat_completion(
-                    messages=turns,
-                    temperature=temperature,
-                    max_tokens=max_tokens,
-                    # greedy decoding ignores the seed; sampling draws anew on every call,
-                    # reproducibly from the adapter's seed
-                    seed=self._seed + self.meter.calls,
-                    grammar=None if schema is None else _grammar(schema),
-                )
-                choice = response["choices"][0]
-                text = choice["message"]["content"] or ""
-                reason = choice.get("finish_reason")
-                usage = Usage(
-                    prompt_tokens=int(response["usage"]["prompt_tokens"]),
-                    completion_tokens=int(response["usage"]["completion_tokens"]),
-                )
+                if on_text is not None and schema is None:
+                    text, reason, usage = _streamed(engine, options, on_text)
+                else:
+                    response = engine.create_chat_completion(**options)
+                    choice = response["choices"][0]
+                    text = choice["message"]["content"] or ""
+                    reason = choice.get("finish_reason")
+                    usage = Usage(
+                        prompt_tokens=int(response["usage"]["prompt_tokens"]),
+                        completion_tokens=int(response["usage"]["completion_tokens"]),
+                    )
+                    if on_text is not None and text and not tools:
+                        on_text(text)
             except Exception as e:
                 hint = f"; raise n_ctx={self._n_ctx}" if "context window" in str(e) else ""
                 raise LLMError(f"{self.name} failed: {e}{hint}") from e
@@ -152,6 +159,25 @@ class LlamaCpp:
 
     def _next_call_id(self) -> str:
         return f"call_{next(self._call_ids)}"  # itertools.count is atomic under the GIL
+
+
+def _streamed(
+    engine: Any, options: dict[str, Any], on_text: Callable[[str], None]
+) -> tuple[str, str | None, Usage]:
+    """A completion read token by token, each piece passed on as it comes; a stream
+    carries no usage, so the tokens are counted (one piece per token) and the prompt's
+    are what the context holds besides them."""
+    pieces: list[str] = []
+    reason = None
+    for chunk in engine.create_chat_completion(**options, stream=True):
+        choice = chunk["choices"][0]
+        text = choice["delta"].get("content") or ""
+        reason = choice.get("finish_reason") or reason
+        if text:
+            pieces.append(text)
+            on_text(text)
+    completion = len(pieces)
+    return "".join(pieces), reason, Usage(max(0, int(engine.n_tokens) - completion), completion)
 
 
 def _grammar(schema: Mapping[str, Any]) -> Any:

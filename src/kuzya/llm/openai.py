@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Self
 
 import httpx
@@ -77,12 +77,20 @@ class OpenAICompatible:
         tools: Sequence[Tool] = (),
         max_tokens: int = 512,
         temperature: float = 0.0,
+        on_text: Callable[[str], None] | None = None,
     ) -> Completion:
         payload = self._payload(messages, json_schema, tools, max_tokens, temperature)
+        streamed = on_text is not None and not tools and json_schema is None
         problem = ""
         for attempt in range(self.retries + 1):
             try:
-                completion = self._attempt(payload)
+                if streamed:
+                    assert on_text is not None
+                    completion = self._streamed(payload, on_text)
+                else:
+                    completion = self._attempt(payload)
+                    if on_text is not None and completion.text:
+                        on_text(completion.text)
             except _Retryable as exc:
                 problem = str(exc)
                 if attempt < self.retries:
@@ -143,6 +151,14 @@ class OpenAICompatible:
             raise _Retryable(f"no answer within {self.timeout}s") from exc
         except httpx.RequestError as exc:
             raise _Retryable(f"cannot reach {url}: {exc}") from exc
+        self._check_status(url, response)
+        try:
+            body = response.json()
+        except ValueError as exc:
+            raise _Retryable(f"the body is not JSON: {_preview(response.text)}") from exc
+        return _parse_completion(body)
+
+    def _check_status(self, url: str, response: httpx.Response) -> None:
         status = response.status_code
         if status == 429 or status >= 500:
             raise _Retryable(f"HTTP {status}: {_server_message(response)}", _retry_after(response))
@@ -151,11 +167,39 @@ class OpenAICompatible:
                 f"{self.name}: HTTP {status} from {url}: {_server_message(response)}; "
                 f"{HINTS.get(status, HINTS[0])}"
             )
+
+    def _streamed(self, payload: Mapping[str, Any], on_text: Callable[[str], None]) -> Completion:
+        """One attempt read as server-sent events, each piece of text passed on as it
+        comes; once a piece was passed on, a failure is final rather than retried."""
+        url = f"{self.base_url}/chat/completions"
+        body = {**payload, "stream": True, "stream_options": {"include_usage": True}}
+        pieces: list[str] = []
+        usage, finish = Usage(), "stop"
         try:
-            body = response.json()
-        except ValueError as exc:
-            raise _Retryable(f"the body is not JSON: {_preview(response.text)}") from exc
-        return _parse_completion(body)
+            with self._client.stream("POST", url, json=body) as response:
+                if response.status_code >= 300:
+                    response.read()
+                    self._check_status(url, response)
+                for line in response.iter_lines():
+                    data = line.removeprefix("data:").strip()
+                    if not line.startswith("data:") or not data:
+                        continue
+                    if data == "[DONE]":
+                        break
+                    chunk = json.loads(data)
+                    usage = _parse_usage(chunk.get("usage")) if chunk.get("usage") else usage
+                    for choice in chunk.get("choices") or ():
+                        text = _content_text((choice.get("delta") or {}).get("content"))
+                        finish = str(choice.get("finish_reason") or finish)
+                        if text:
+                            pieces.append(text)
+                            on_text(text)
+        except (httpx.TimeoutException, httpx.RequestError, ValueError, AttributeError) as exc:
+            problem = f"the stream broke: {exc or type(exc).__name__}"
+            if pieces:
+                raise LLMError(f"{self.name}: {problem} after {len(pieces)} pieces") from exc
+            raise _Retryable(problem) from exc
+        return Completion("".join(pieces), usage=usage, finish_reason=finish)
 
     def _delay(self, attempt: int) -> float:
         delay = min(self.backoff * 2.0**attempt, MAX_BACKOFF)

@@ -1,15 +1,20 @@
 """`/ask`: one turn with the assistant, remembered for the next (in any session of the
-same people, and after a restart)."""
+same people, and after a restart); `/ask/stream` sends the answer as it is written."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import StreamingResponse
 
 from kuzya.assistant import Reply
 from kuzya.service.access import Caller, caller, present
 from kuzya.service.engine import Engine
+from kuzya.service.errors import STATUS, log
 from kuzya.service.schemas import AskReply, AskRequest, MemoryItem, ToolCallOut
 
 router = APIRouter(tags=["assistant"])
@@ -17,28 +22,26 @@ router = APIRouter(tags=["assistant"])
 Who = Annotated[Caller, Depends(caller)]
 
 
-def answer(body: AskRequest, request: Request, who: Caller) -> tuple[str, Reply]:
-    """The asker and the assistant's reply to them; one reply at a time per namespace, so
-    each turn is in memory before the next is answered."""
-    engine: Engine = request.app.state.engine
-    asker, people = present(who, body.user_id, body.participants, default=body.session_id)
+def _reply(
+    engine: Engine,
+    who: Caller,
+    body: AskRequest,
+    asker: str,
+    people: list[str],
+    on_text: Callable[[str], None] | None = None,
+) -> AskReply:
+    """The assistant's reply; one at a time per namespace, so each turn is in memory
+    before the next is answered."""
     space = engine.space(who.namespace)
     with space.replying:
-        reply = space.assistant.reply(
+        reply: Reply = space.assistant.reply(
             body.message,
             conversation=body.session_id,
             participants=people,
             speaker=asker,
             now=body.time,
+            on_text=on_text,
         )
-    return asker, reply
-
-
-@router.post("/ask")
-def ask(body: AskRequest, request: Request, who: Who) -> AskReply:
-    """The assistant's reply, and the memories it was given (with the messages they come
-    from). Without `user_id`, the session stands for the person."""
-    asker, reply = answer(body, request, who)
     return AskReply(
         reply=reply.text,
         session_id=body.session_id,
@@ -47,7 +50,60 @@ def ask(body: AskRequest, request: Request, who: Who) -> AskReply:
         tool_calls=[
             ToolCallOut(name=c.name, arguments=dict(c.arguments)) for c in reply.tool_calls
         ],
+        confirm=reply.confirm,
         seconds=round(reply.seconds, 4),
         prompt_tokens=reply.usage.prompt_tokens,
         completion_tokens=reply.usage.completion_tokens,
+    )
+
+
+@router.post("/ask")
+def ask(body: AskRequest, request: Request, who: Who) -> AskReply:
+    """The assistant's reply, and the memories it was given (with the messages they come
+    from). Without `user_id`, the session stands for the person."""
+    asker, people = present(who, body.user_id, body.participants, default=body.session_id)
+    return _reply(request.app.state.engine, who, body, asker, people)
+
+
+@router.post(
+    "/ask/stream",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "Server-sent events"}},
+)
+async def ask_stream(body: AskRequest, request: Request, who: Who) -> StreamingResponse:
+    """As /ask, as server-sent events: `delta` events carry the answer's text as the model
+    writes it, then one `reply` event the whole reply (as /ask returns it; its text is
+    the final word), or an `error` event with the error and its HTTP status."""
+    asker, people = present(who, body.user_id, body.participants, default=body.session_id)
+    engine: Engine = request.app.state.engine
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+    def put(event: str, data: Any) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, (event, data))
+
+    def work() -> None:
+        try:
+            done = _reply(
+                engine, who, body, asker, people, lambda text: put("delta", {"text": text})
+            )
+            put("reply", done.model_dump(mode="json"))
+        except Exception as exc:
+            known = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), None)
+            if known is None:
+                log.exception("/ask/stream failed")
+            message = str(exc) if known else f"internal error: {type(exc).__name__}"
+            put("error", {"error": message, "status": known or 500})
+        finally:
+            put("end", None)
+
+    async def events() -> AsyncIterator[str]:
+        running = loop.run_in_executor(None, work)
+        while (message := await queue.get())[0] != "end":
+            event, data = message
+            yield f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+        await running
+
+    return StreamingResponse(
+        events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
     )

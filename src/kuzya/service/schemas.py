@@ -67,6 +67,7 @@ class AskReply(BaseModel):
     user_id: str
     memories: list[MemoryItem]
     tool_calls: list[ToolCallOut]
+    confirm: str | None = None  # a tool that acts waits for a yes: the question asked
     seconds: float
     prompt_tokens: int
     completion_tokens: int
