@@ -12,6 +12,7 @@ from rich.table import Table
 
 from kuzya.cli.options import DbOption, LlmOption, NamespaceOption, console
 from kuzya.config import settings
+from kuzya.errors import InvalidInput
 from kuzya.service import keys as api_keys
 from kuzya.service.settings import service_settings
 from kuzya.store.keys import KeyStore
@@ -107,3 +108,34 @@ def revoke(
     with _keys(db) as store:
         revoked = api_keys.revoke(store, key_id)
     console.print(f"key {revoked.id} ({revoked.name}) revoked", markup=False)
+
+
+def mcp(
+    transport: Annotated[
+        str, typer.Option(help="'stdio' (for a client that starts it) or 'http' (Streamable HTTP).")
+    ] = "stdio",
+    host: Annotated[
+        str, typer.Option(help="With http: the loopback address to listen on.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="With http: the port.")] = 8766,
+    db: DbOption = None,
+    namespace: NamespaceOption = None,
+) -> None:
+    """Serve the memory to MCP clients: tools remember, recall, forget and profile."""
+    from kuzya.cli.options import open_memory
+    from kuzya.service.mcp import server
+
+    if transport not in ("stdio", "http"):
+        raise InvalidInput(f"transport {transport!r} is not 'stdio' or 'http'")
+    if transport == "http" and not service_settings(host=host).loopback:
+        raise InvalidInput(
+            "kuzya mcp over http listens on loopback only (it has no keys); "
+            "share a memory over the network with kuzya serve"
+        )
+    given = service_settings()
+    with open_memory(db, namespace, None, llm=None, create=True, folder=True) as memory:
+        memory.start_worker(every=given.sleep_every, idle_seconds=given.sleep_idle_seconds)
+        if transport == "stdio":
+            server(memory).run("stdio")
+        else:
+            server(memory).run("streamable-http", host=host, port=port)

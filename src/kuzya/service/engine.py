@@ -60,7 +60,9 @@ class Engine:
         with self._lock:
             if name not in self._spaces:
                 memory = Memory(self.store, self.embedder, namespace=name, llm=self.sleep_llm)
-                memory.start_worker(every=self.settings.sleep_every)
+                memory.start_worker(
+                    every=self.settings.sleep_every, idle_seconds=self.settings.sleep_idle_seconds
+                )
                 assistant = Assistant(
                     memory,
                     self.llm,

@@ -21,6 +21,7 @@ class ServiceSettings(Settings):
     port: int = Field(default=8765, ge=0, le=65535)
     max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)  # larger: 413
     sleep_every: int = Field(default=50, ge=1)  # messages between consolidations
+    sleep_idle_seconds: float = Field(default=30.0, gt=0)  # or this long without messages
     assistant_name: str = "assistant"
     max_tool_steps: int = Field(default=4, ge=1, le=32)  # model calls per reply with tools
     tools: bool = False  # the assistant may call tools (needs a model that does)
