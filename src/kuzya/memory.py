@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kuzya import remember, validate
 from kuzya.config import default_db
@@ -40,7 +40,7 @@ from kuzya.recall import pipeline
 from kuzya.recall.pipeline import RecallSettings
 from kuzya.sleep import diary
 from kuzya.sleep.sleeper import Sleeper, SleepReport
-from kuzya.sleep.worker import SleepWorker
+from kuzya.sleep.worker import Consolidation, SleepWorker
 from kuzya.store.base import Store
 from kuzya.store.opening import is_url, open_store
 
@@ -78,7 +78,7 @@ class Memory:
             if settings is None
             else validate.instance(settings, RecallSettings, "settings")
         )
-        self.worker: SleepWorker | None = None
+        self.worker: Consolidation | None = None
         store.bind_embedder(embedder.name, embedder.dim)
         self.views = FactViews(store, self.namespace)  # facts as each set of people sees them
         self.eraser = Eraser(store, embedder, self.namespace)
@@ -472,13 +472,18 @@ class Memory:
     def start_worker(self, *, every: int = 50, idle_seconds: float = 30.0) -> SleepWorker:
         """Sleep in a background thread after `every` messages, or after `idle_seconds`
         without messages while some are pending. `close()` stops it."""
-        if self.worker is None:
-            self.worker = SleepWorker(
-                self.sleep,
-                every=validate.integer(every, "every", 1, 1_000_000),
-                idle_seconds=validate.number(idle_seconds, "idle_seconds", 0.1, 86_400.0),
-            )
-        return self.worker
+        if not isinstance(self.worker, SleepWorker):
+            every = validate.integer(every, "every", 1, 1_000_000)
+            idle = validate.number(idle_seconds, "idle_seconds", 0.1, 86_400.0)
+            self.consolidate_through(SleepWorker(self.sleep, every=every, idle_seconds=idle))
+        return cast(SleepWorker, self.worker)
+
+    def consolidate_through(self, worker: Consolidation) -> None:
+        """Tell `worker` of every batch remembered from now on (instead of any worker
+        before it, which is stopped); `close()` stops it."""
+        if self.worker is not None:
+            self.worker.stop()
+        self.worker = worker
 
     def compact(self) -> None:
         """Rewrite indexes and the file (all namespaces): forgotten words are purged."""

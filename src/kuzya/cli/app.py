@@ -48,6 +48,7 @@ app.add_typer(eval_app, name="eval")
 app.add_typer(serve.keys_app, name="keys")
 app.command()(serve.serve)
 app.command()(serve.mcp)
+app.command()(serve.worker)
 for command in (chat_commands.chat, chat_commands.sleep, chat_commands.profile):
     app.command()(command)
 app.command("import")(transfer.import_)

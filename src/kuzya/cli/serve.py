@@ -10,13 +10,13 @@ from typing import Annotated, cast
 import typer
 from rich.table import Table
 
-from kuzya.cli.options import DbOption, LlmOption, NamespaceOption, console
+from kuzya.cli.options import DbOption, LlmOption, NamespaceOption, SleepLlmOption, console
 from kuzya.config import settings
 from kuzya.errors import InvalidInput
 from kuzya.service import keys as api_keys
 from kuzya.service.settings import service_settings
 from kuzya.store.keys import KeyStore
-from kuzya.store.opening import open_store
+from kuzya.store.opening import open_store, shown
 
 keys_app = typer.Typer(help="API keys of the service: each opens one namespace.")
 
@@ -139,3 +139,36 @@ def mcp(
             server(memory).run("stdio")
         else:
             server(memory).run("streamable-http", host=host, port=port)
+
+
+def worker(
+    db: DbOption = None,
+    llm: SleepLlmOption = None,
+    heartbeat: Annotated[
+        float, typer.Option(help="Seconds between heartbeats; 3 missed: the job is retried.")
+    ] = 10.0,
+) -> None:
+    """Run the consolidation queue of a PostgreSQL store: the sleep jobs the API processes
+    ask for, one namespace at a time. Stop it with Ctrl-C (the running job finishes)."""
+    from kuzya.service.engine import Engine
+    from kuzya.sleep.queue import ensure_schema, queue_app, run_worker
+    from kuzya.store.opening import is_url
+
+    given = service_settings(database_url=db, sleep_llm=llm)
+    if not is_url(given.store):
+        raise InvalidInput(
+            "kuzya worker runs the queue of a PostgreSQL store (--db postgresql://… or "
+            "KUZYA_DATABASE_URL); with SQLite, kuzya serve consolidates in-process"
+        )
+    if heartbeat <= 0:
+        raise InvalidInput("--heartbeat must be positive")
+    engine = Engine(given, background=False)
+    try:
+        url = str(given.store)
+        app = queue_app(url)
+        with app.open():
+            ensure_schema(app, url)
+        console.print(f"Kuzya worker on {shown(url)}: waiting for sleep jobs")
+        run_worker(app, lambda namespace: engine.space(namespace).memory, heartbeat=heartbeat)
+    finally:
+        engine.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from kuzya import validate
 from kuzya.assistant import Assistant
@@ -19,6 +19,9 @@ from kuzya.store.keys import KeyStore
 from kuzya.store.opening import is_url, open_store
 from kuzya.tools import Toolbox
 
+if TYPE_CHECKING:  # the queue is PostgreSQL's: procrastinate comes with kuzya[postgres]
+    import procrastinate
+
 
 @dataclass
 class Space:
@@ -30,12 +33,20 @@ class Space:
 
 
 class Engine:
-    def __init__(self, settings: ServiceSettings) -> None:
+    """`background`: each namespace is consolidated as messages arrive, in-process with
+    SQLite (or when `sleep_queue` is off), else through the queue `kuzya worker` runs.
+    A worker's own engine has none (it runs the consolidation)."""
+
+    def __init__(self, settings: ServiceSettings, *, background: bool = True) -> None:
         self.settings = settings
         location = settings.store
         if not is_url(location):
             Path(location).parent.mkdir(parents=True, exist_ok=True)
         self.store: Store = open_store(location, durable=settings.durable, create=True)
+        self.background = background
+        self.queue: procrastinate.App | None = None
+        self._lock = threading.Lock()
+        self._spaces: dict[str, Space] = {}
         try:
             self.embedder = load_embedder(settings.embedder)
             self.llm = settings.load_llm(settings.llm)
@@ -44,11 +55,15 @@ class Engine:
                 if settings.sleeps_with == settings.llm
                 else settings.load_llm(settings.sleeps_with)
             )
+            if background and is_url(location) and settings.sleep_queue:
+                from kuzya.sleep.queue import ensure_schema, queue_app
+
+                self.queue = queue_app(str(location))
+                self.queue.open()
+                ensure_schema(self.queue, str(location))
         except BaseException:
-            self.store.close()
+            self.close()
             raise
-        self._lock = threading.Lock()
-        self._spaces: dict[str, Space] = {}
 
     @property
     def keys(self) -> KeyStore:
@@ -60,9 +75,13 @@ class Engine:
         with self._lock:
             if name not in self._spaces:
                 memory = Memory(self.store, self.embedder, namespace=name, llm=self.sleep_llm)
-                memory.start_worker(
-                    every=self.settings.sleep_every, idle_seconds=self.settings.sleep_idle_seconds
-                )
+                idle = self.settings.sleep_idle_seconds
+                if self.queue is not None:
+                    from kuzya.sleep.queue import QueuedSleep
+
+                    memory.consolidate_through(QueuedSleep(self.queue, name, idle))
+                elif self.background:
+                    memory.start_worker(every=self.settings.sleep_every, idle_seconds=idle)
                 assistant = Assistant(
                     memory,
                     self.llm,
@@ -85,3 +104,5 @@ class Engine:
                     space.memory.worker.stop()
         finally:
             self.store.close()
+            if self.queue is not None:
+                self.queue.close()

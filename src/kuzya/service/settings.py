@@ -22,6 +22,8 @@ class ServiceSettings(Settings):
     max_body_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)  # larger: 413
     sleep_every: int = Field(default=50, ge=1)  # messages between consolidations
     sleep_idle_seconds: float = Field(default=30.0, gt=0)  # or this long without messages
+    # with PostgreSQL: consolidate through the queue `kuzya worker` runs (False: in-process)
+    sleep_queue: bool = True
     assistant_name: str = "assistant"
     max_tool_steps: int = Field(default=4, ge=1, le=32)  # model calls per reply with tools
     tools: bool = False  # the assistant may call tools (needs a model that does)

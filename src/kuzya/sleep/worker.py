@@ -7,10 +7,21 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from kuzya.sleep.sleeper import SleepReport
 
 log = logging.getLogger(__name__)
+
+
+class Consolidation(Protocol):
+    """What consolidates a memory in the background: told how many messages arrived,
+    stopped when the memory closes (`SleepWorker` here, `kuzya.sleep.queue` with
+    PostgreSQL)."""
+
+    def notify(self, messages: int = 1) -> None: ...
+
+    def stop(self, *, finish: bool = True) -> None: ...
 
 
 class SleepWorker:
