@@ -55,26 +55,29 @@ class ToolSpec:
 
 
 class _Arguments(BaseModel):
+    """Bounds on text stay out of the schemas: a grammar made from a long maxLength is
+    too big for llama.cpp. The engine bounds every text it takes (`kuzya.validate`)."""
+
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
 class SearchMemory(_Arguments):
     """Search long-term memory for anything said earlier (only what everyone present may see)."""
 
-    query: str = Field(min_length=1, max_length=2000, description="What to look for.")
+    query: str = Field(min_length=1, description="What to look for.")
     limit: int = Field(default=5, ge=1, le=20, description="How many memories at most.")
 
 
 class AddMemory(_Arguments):
     """Remember a note for later, as said by the person asking to those present."""
 
-    text: str = Field(min_length=1, max_length=4000, description="The note, in full.")
+    text: str = Field(min_length=1, description="The note, in full.")
 
 
 class ForgetMemory(_Arguments):
     """Forget what the person asking said about something (asks them to confirm first)."""
 
-    about: str = Field(min_length=1, max_length=500, description="What to forget.")
+    about: str = Field(min_length=1, description="What to forget.")
 
 
 def _search(context: Context, arguments: SearchMemory) -> Output:

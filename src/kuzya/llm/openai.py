@@ -132,8 +132,9 @@ class OpenAICompatible:
         wire = [_wire_message(message) for message in messages]
         payload: dict[str, Any] = {"model": self.model, "messages": wire}
         payload.update(max_tokens=max_tokens, temperature=temperature)
-        if tools:
+        if tools:  # "auto" is OpenAI's default; llama.cpp's server ignores tools without it
             payload["tools"] = [_wire_tool(tool) for tool in tools]
+            payload["tool_choice"] = "auto"
         if json_schema is not None:
             payload["messages"] = _with_instruction(wire, json_schema)
             if self.json_mode == "schema":
