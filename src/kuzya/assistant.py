@@ -4,6 +4,7 @@ reply; the turn is remembered after the reply is returned, off the reply path.""
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -174,7 +175,10 @@ class Assistant:
     `{"answer": ...}` by a grammar and to `max_tokens` (default 48), and the recalled facts
     are repeated next to the message with the messages they came from, since such a model
     reads little else. A capable model gets each memory once and writes freely (default
-    `max_tokens` 200)."""
+    `max_tokens` 200).
+
+    Replies in different conversations may run at once, from many threads; the replies of
+    one conversation are to come one at a time, each after the last returned."""
 
     def __init__(
         self,
@@ -205,6 +209,7 @@ class Assistant:
         # one thread, so the writes and the prefills after them run in order
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kuzya-remember")
         self._pending: list[Future[Any]] = []
+        self._lock = threading.Lock()  # of the two above: replies may come from many threads
 
     def reply(
         self,
@@ -225,7 +230,8 @@ class Assistant:
         moment = validate.moment(now, "now")
         started = time.perf_counter()
         self.flush()  # the previous turn is in memory before this one is answered
-        waiting = self._waiting.pop((conversation, who), None)
+        with self._lock:
+            waiting = self._waiting.pop((conversation, who), None)
         if waiting is not None and confirms(text):
             reply = self._confirmed(waiting, text, conversation, present, who, moment, started)
             if on_text is not None:
@@ -249,13 +255,14 @@ class Assistant:
         )
         question = None
         if pending is not None:
-            self._waiting[(conversation, who)] = pending
+            with self._lock:
+                self._waiting[(conversation, who)] = pending
             question = pending.question(is_russian(text))
             answer = f"{answer}\n{question}".strip()
         seconds = time.perf_counter() - started
         said = None if asked_to_forget else text
         turn = _Turn(said, answer, conversation, present, who, moment, frozenset(used))
-        self._pending.append(self._writer.submit(self._remember, turn))
+        self._after(self._remember, turn)
         return Reply(answer, recall, usage, seconds, calls, question)
 
     def _confirmed(
@@ -274,7 +281,7 @@ class Assistant:
         )
         answer = f"{'Готово' if is_russian(text) else 'Done'}: {output.text}."
         turn = _Turn(text, answer, conversation, present, who, moment, frozenset())
-        self._pending.append(self._writer.submit(self._remember, turn))
+        self._after(self._remember, turn)
         recall = Recall(text, (), moment)
         return Reply(answer, recall, Usage(), time.perf_counter() - started, (waiting.call,))
 
@@ -373,8 +380,7 @@ class Assistant:
         who = _speaker(speaker, present)
         conversation = validate.name(conversation, "conversation")
         if self.llm is not None:
-            job = self._writer.submit(self._prefill, self.llm, conversation, present, who)
-            self._pending.append(job)
+            self._after(self._prefill, self.llm, conversation, present, who)
 
     def _prefill(self, llm: LLM, conversation: str, present: Sequence[str], who: str) -> None:
         llm.prefill(self.prefix(conversation, present, who, self.profile(who, present)))
@@ -457,10 +463,16 @@ class Assistant:
             )  # fmt: skip
         self.memory.remember_many(said)
 
+    def _after(self, work: Callable[..., None], *arguments: Any) -> None:
+        """Run `work` on the writer thread, after what was queued before it."""
+        with self._lock:
+            self._pending.append(self._writer.submit(work, *arguments))
+
     def flush(self) -> None:
         """Wait until the last turns are remembered and the prepared prefix read (raises
         the first error of those)."""
-        pending, self._pending = self._pending, []
+        with self._lock:
+            pending, self._pending = self._pending, []
         for future in pending:
             future.exception()  # wait for every one before raising any
         for future in pending:

@@ -16,7 +16,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from tests.service.server import free_port
+from kuzya.bench.serving import free_port
 
 pytestmark = pytest.mark.slow
 

@@ -20,11 +20,11 @@ import httpx
 import psycopg
 import pytest
 
+from kuzya.bench.serving import serving
 from kuzya.memory import Memory
 from kuzya.sleep.queue import QUEUE, TASK, ensure_schema, queue_app
 from kuzya.store.postgres.embedded import EmbeddedServer
 from kuzya.testing import HashEmbedder
-from tests.service.server import serving
 
 pytestmark = pytest.mark.slow
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from kuzya.bench.serving import serving
 from kuzya.store.postgres.embedded import EmbeddedServer
-from tests.service.server import serving
 
 pytestmark = pytest.mark.slow
 

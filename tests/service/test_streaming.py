@@ -11,8 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
+from kuzya.bench.serving import serving
 from tests.llm.scripted_server import running, streamed
-from tests.service.server import served_model, serving
+from tests.service.server import served_model
 
 pytestmark = pytest.mark.slow
 

@@ -14,8 +14,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from kuzya.bench.serving import free_port, serving
 from tests.llm.scripted_server import FakeServer, Reply, ok, running, wire_call
-from tests.service.server import free_port, served_model, serving
+from tests.service.server import served_model
 
 pytestmark = pytest.mark.slow
 

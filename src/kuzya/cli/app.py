@@ -15,8 +15,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from kuzya.cli import bench_service, operations, serve, transfer
 from kuzya.cli import chat as chat_commands
-from kuzya.cli import operations, serve, transfer
 from kuzya.cli.bench import bench_app, eval_app
 from kuzya.cli.options import (
     CreateOption,
@@ -43,6 +43,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
+bench_app.command("serve")(bench_service.serve)
 app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
 app.add_typer(serve.keys_app, name="keys")

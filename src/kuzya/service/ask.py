@@ -30,10 +30,10 @@ def _reply(
     people: list[str],
     on_text: Callable[[str], None] | None = None,
 ) -> AskReply:
-    """The assistant's reply; one at a time per namespace, so each turn is in memory
+    """The assistant's reply; one at a time per conversation, so each turn is in memory
     before the next is answered."""
     space = engine.space(who.namespace)
-    with space.replying:
+    with space.replying(body.session_id):
         reply: Reply = space.assistant.reply(
             body.message,
             conversation=body.session_id,

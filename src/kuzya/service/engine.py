@@ -4,7 +4,8 @@ namespace, and per namespace its `Memory`, its assistant and its sleep worker.""
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -23,13 +24,22 @@ if TYPE_CHECKING:  # the queue is PostgreSQL's: procrastinate comes with kuzya[p
     import procrastinate
 
 
+STRIPES = 64  # locks that keep each conversation's replies one at a time
+
+
 @dataclass
 class Space:
-    """One namespace as the service serves it."""
+    """One namespace as the service serves it: conversations are answered at once, each
+    conversation's turns one at a time (a turn is remembered before the next)."""
 
     memory: Memory
     assistant: Assistant
-    replying: threading.Lock  # one reply at a time: a turn is remembered before the next
+    stripes: tuple[threading.Lock, ...] = field(
+        default_factory=lambda: tuple(threading.Lock() for _ in range(STRIPES))
+    )
+
+    def replying(self, conversation: str) -> threading.Lock:
+        return self.stripes[zlib.crc32(conversation.encode()) % STRIPES]
 
 
 class Engine:
@@ -90,7 +100,7 @@ class Engine:
                     max_steps=self.settings.max_tool_steps,
                     small_model=is_small(self.llm),
                 )
-                self._spaces[name] = Space(memory, assistant, threading.Lock())
+                self._spaces[name] = Space(memory, assistant)
             return self._spaces[name]
 
     def close(self) -> None:
