@@ -34,6 +34,7 @@ class ChatMessage:
     content: str
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None  # for role "tool": the call this answers
+    images: tuple[str, ...] = ()  # for a vision model: data: URLs of images shown with it
 
 
 @dataclass(frozen=True)

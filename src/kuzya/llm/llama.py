@@ -191,6 +191,10 @@ def _grammar(schema: Mapping[str, Any]) -> Any:
 def _turns(messages: Sequence[ChatMessage]) -> list[dict[str, str]]:
     """The chat as plain role/content turns every template accepts: a tool call is the JSON
     the model would have written, a tool result a user turn naming the call."""
+    if any(m.images for m in messages):
+        raise InvalidInput(
+            "the embedded models read no images: name a vision model served the OpenAI way"
+        )
     names = {call.id: call.name for m in messages for call in m.tool_calls}
     turns = []
     for m in messages:

@@ -211,6 +211,9 @@ def _wire_message(message: ChatMessage) -> dict[str, Any]:
     if message.role not in ROLES:
         raise InvalidInput(f"message role {message.role!r} is not one of {', '.join(ROLES)}")
     wire: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.images:  # content parts, as OpenAI's, Ollama's and vLLM's vision models take
+        pictures = [{"type": "image_url", "image_url": {"url": url}} for url in message.images]
+        wire["content"] = [{"type": "text", "text": message.content}, *pictures]
     if message.tool_calls:
         wire["tool_calls"] = [_wire_call(call) for call in message.tool_calls]
     if message.role == "tool":

@@ -12,10 +12,12 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 
 from kuzya.assistant import Reply
+from kuzya.facts import rules
+from kuzya.images import read_image, remember_image
 from kuzya.service.access import Caller, caller, present
 from kuzya.service.engine import Engine
 from kuzya.service.errors import STATUS, log
-from kuzya.service.schemas import AskReply, AskRequest, MemoryItem, ToolCallOut
+from kuzya.service.schemas import AskReply, AskRequest, MemoryItem, MemoryOut, ToolCallOut
 
 router = APIRouter(tags=["assistant"])
 
@@ -33,7 +35,23 @@ def _reply(
     """The assistant's reply; one at a time per conversation, so each turn is in memory
     before the next is answered."""
     space = engine.space(who.namespace)
+    pictures = [read_image(picture.data) for picture in body.images]  # all checked first
     with space.replying(body.session_id):
+        space.assistant.flush()  # the last turn first, then the images sent with this one
+        sent = [
+            remember_image(
+                space.memory,
+                engine.images,
+                picture,
+                speaker=asker,
+                participants=people,
+                conversation=body.session_id,
+                caption=sent_with.caption,
+                describer=engine.describer,
+                time=body.time,
+            )
+            for picture, sent_with in zip(pictures, body.images, strict=True)
+        ]
         reply: Reply = space.assistant.reply(
             body.message,
             conversation=body.session_id,
@@ -42,10 +60,14 @@ def _reply(
             now=body.time,
             on_text=on_text,
         )
+    forgot = rules.forget_request(body.message, asker) is not None
+    if forgot or any(call.name == "forget_memory" for call in reply.tool_calls):
+        engine.images.sweep(space.memory)  # the files of images forgotten go too
     return AskReply(
         reply=reply.text,
         session_id=body.session_id,
         user_id=asker,
+        images=[MemoryOut.of(episode) for episode in sent],
         memories=[MemoryItem.of(item) for item in reply.recall.items],
         tool_calls=[
             ToolCallOut(name=c.name, arguments=dict(c.arguments)) for c in reply.tool_calls

@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, cast
 from kuzya import validate
 from kuzya.assistant import Assistant
 from kuzya.embed import load_embedder
-from kuzya.llm import is_small
+from kuzya.images import Describer, ImageFolder, VisionDescriber, describe_tool
+from kuzya.llm import is_small, load_llm
 from kuzya.memory import Memory
 from kuzya.service.settings import ServiceSettings
 from kuzya.store.base import Store
 from kuzya.store.keys import KeyStore
 from kuzya.store.opening import is_url, open_store
-from kuzya.tools import Toolbox
+from kuzya.tools import MEMORY_TOOLS, Toolbox
 
 if TYPE_CHECKING:  # the queue is PostgreSQL's: procrastinate comes with kuzya[postgres]
     import procrastinate
@@ -65,6 +66,15 @@ class Engine:
                 if settings.sleeps_with == settings.llm
                 else settings.load_llm(settings.sleeps_with)
             )
+            self.images = ImageFolder(settings.images_dir)
+            self.describer: Describer | None = None
+            if settings.vision_model:
+                vision = load_llm(
+                    f"openai:{settings.vision_model}",
+                    base_url=settings.vision_base_url or settings.llm_base_url,
+                    api_key=settings.llm_api_key,
+                )
+                self.describer = VisionDescriber(vision) if vision is not None else None
             if background and is_url(location) and settings.sleep_queue:
                 from kuzya.sleep.queue import ensure_schema, queue_app
 
@@ -96,7 +106,9 @@ class Engine:
                     memory,
                     self.llm,
                     name=self.settings.assistant_name,
-                    tools=Toolbox() if self.settings.tools else None,
+                    tools=Toolbox((*MEMORY_TOOLS, describe_tool(self.images, self.describer)))
+                    if self.settings.tools
+                    else None,
                     max_steps=self.settings.max_tool_steps,
                     small_model=is_small(self.llm),
                 )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, File, Form, HTTPException, Query, Request, UploadFile
 
 from kuzya.errors import NotFound
+from kuzya.images import MAX_IMAGE_BYTES, read_image, remember_image
 from kuzya.memory import Memory
 from kuzya.model import Episode
 from kuzya.service.access import Caller, caller, present
@@ -58,14 +59,53 @@ def _own(memory: Memory, people: list[str], asker: str, memory_id: int) -> Episo
 def add(body: MemoryIn, request: Request, who: Who) -> MemoryOut:
     """Remember a message said by the user to those present."""
     asker, people = present(who, body.user_id, body.participants)
-    episode = _memory(request, who).remember(
-        body.text,
-        speaker=asker,
-        conversation=body.conversation or f"user:{asker}",
-        participants=people,
-        time=body.time,
-        metadata=body.metadata,
-    )
+    memory, conversation = _memory(request, who), body.conversation or f"user:{asker}"
+    if not body.images:
+        episode = memory.remember(
+            body.text, speaker=asker, conversation=conversation, participants=people,
+            time=body.time, metadata=body.metadata,
+        )  # fmt: skip
+        return MemoryOut.of(episode)
+    engine: Engine = request.app.state.engine
+    pictures = [(read_image(p.data), p.caption) for p in body.images]  # all checked first
+    stored = [
+        remember_image(
+            memory,
+            engine.images,
+            picture,
+            speaker=asker,
+            participants=people,
+            conversation=conversation,
+            text=body.text if n == 0 else "",
+            caption=caption,
+            describer=engine.describer,
+            time=body.time,
+        )
+        for n, (picture, caption) in enumerate(pictures)
+    ]
+    return MemoryOut.of(stored[0])
+
+
+@router.post("/images", status_code=201)
+def upload(
+    request: Request,
+    who: Who,
+    file: Annotated[UploadFile, File(description="The image: PNG, JPEG, GIF or WebP.")],
+    user_id: Annotated[str | None, Form(min_length=1, max_length=200)] = None,
+    participants: Annotated[list[str] | None, Form()] = None,
+    conversation: Annotated[str | None, Form(min_length=1, max_length=200)] = None,
+    text: Annotated[str, Form(max_length=32_000)] = "",
+    caption: Annotated[str | None, Form(max_length=2000)] = None,
+) -> MemoryOut:
+    """Remember an uploaded image (multipart form), described by the vision model or by
+    its caption, sent by the user to those present."""
+    asker, people = present(who, user_id, participants)
+    engine: Engine = request.app.state.engine
+    episode = remember_image(
+        _memory(request, who), engine.images, read_image(file.file.read(MAX_IMAGE_BYTES + 1)),
+        speaker=asker, participants=people, conversation=conversation or f"user:{asker}",
+        text=text, caption=caption, describer=engine.describer,
+    )  # fmt: skip
     return MemoryOut.of(episode)
 
 
@@ -128,6 +168,8 @@ def delete(
     memory = _memory(request, who)
     _own(memory, people, asker, memory_id)
     memory.delete(memory_id, actor=asker)
+    engine: Engine = request.app.state.engine
+    engine.images.sweep(memory)  # an image it held leaves the disk too
     return Deleted(id=memory_id)
 
 

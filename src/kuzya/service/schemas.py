@@ -28,10 +28,18 @@ class Present(Strict):
     participants: list[str] | None = Field(default=None, max_length=MAX_PARTICIPANTS)
 
 
+class ImageIn(Strict):
+    """An image sent along: base64 or a data: URL (PNG, JPEG, GIF, WebP)."""
+
+    data: str = Field(min_length=1, max_length=16 * 1024 * 1024)
+    caption: str | None = Field(default=None, max_length=2000)  # the sender's own words
+
+
 class AskRequest(Present):
     message: str = Text
     session_id: str = Name  # the conversation; without user_id, also the person
     time: datetime | None = None  # when it was said (default: now)
+    images: list[ImageIn] = Field(default_factory=list, max_length=8)
 
 
 class MemoryItem(BaseModel):
@@ -65,6 +73,7 @@ class AskReply(BaseModel):
     reply: str
     session_id: str
     user_id: str
+    images: list[MemoryOut] = Field(default_factory=list)  # the images sent, as remembered
     memories: list[MemoryItem]
     tool_calls: list[ToolCallOut]
     confirm: str | None = None  # a tool that acts waits for a yes: the question asked
@@ -78,6 +87,7 @@ class MemoryIn(Present):
     conversation: str | None = Field(default=None, min_length=1, max_length=MAX_NAME_CHARS)
     time: datetime | None = None
     metadata: dict[str, Any] | None = None
+    images: list[ImageIn] = Field(default_factory=list, max_length=8)  # each its own memory
 
 
 class SearchIn(Present):
@@ -88,6 +98,12 @@ class SearchIn(Present):
 
 class UpdateIn(Present):
     text: str = Text
+
+
+class ImageOut(BaseModel):
+    description: str
+    sha256: str | None
+    bytes: int | None
 
 
 class MemoryOut(BaseModel):
@@ -101,15 +117,23 @@ class MemoryOut(BaseModel):
     stored_at: datetime
     updated_at: datetime | None
     metadata: dict[str, Any]
+    images: list[ImageOut] = Field(default_factory=list)
 
     @classmethod
     def of(cls, episode: Episode) -> MemoryOut:
+        image = episode.metadata.get("image") if isinstance(episode.metadata, dict) else None
+        facts = image if isinstance(image, dict) else {}
+        images = [
+            ImageOut(description=a.caption, sha256=facts.get("sha256"), bytes=facts.get("bytes"))
+            for a in episode.attachments
+            if a.kind == "image"
+        ]
         return cls(
             id=episode.id, text=episode.text, speaker=episode.speaker,
             conversation=episode.conversation, position=episode.position,
             participants=sorted(episode.audience), said_at=episode.said_at,
             stored_at=episode.stored_at, updated_at=episode.updated_at,
-            metadata=dict(episode.metadata),
+            metadata=dict(episode.metadata), images=images,
         )  # fmt: skip
 
 
