@@ -523,3 +523,11 @@ def test_a_russian_question_gets_its_notes_in_russian(memory: Memory) -> None:
         message
     )
     assert message.endswith("vika: Какой экзамен я сдаю?\n(Ответь одним коротким предложением.)")
+
+
+def test_without_a_model_the_last_turns_of_the_conversation_are_recalled(memory: Memory) -> None:
+    assistant = Assistant(memory, None)
+    assistant.reply("Remember: buy milk and batteries", conversation="c", participants=["ana"])
+    reply = assistant.reply("What did I ask to buy?", conversation="c", participants=["ana"])
+    assistant.close()
+    assert "batteries" in reply.text

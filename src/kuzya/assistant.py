@@ -246,7 +246,9 @@ class Assistant:
             text,
             participants=present,
             now=moment,
-            conversation=conversation,
+            # the conversation's last turns go to a model as they are, so recall leaves
+            # them out; an extractive answer has only what recall finds
+            conversation=None if self.llm is None else conversation,
             speaker=who,
             budget_words=self.budget_words,
         )
