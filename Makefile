@@ -15,7 +15,7 @@ install: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e .
+	$(PY) -m pip install -q -e '.[serve]'
 	touch $@
 
 install-dev: $(VENV)/.installed-dev
@@ -53,6 +53,7 @@ bench: install
 	$(KUZYA) bench load --seconds 300 --json bench-out/load.json
 	$(KUZYA) bench roundtrip $(LOCOMO)/*.json --json bench-out/roundtrip.json
 	$(KUZYA) bench groupchat --json bench-out/groupchat.json
+	$(KUZYA) bench serve --seconds 10 --json bench-out/serve.json
 
 # Answer mode: the scenarios answered by the embedded models, 5 runs each, greedy and
 # sampling; LoCoMo consolidated by sleep with SmolLM2 (LLM calls per 100 messages); LoCoMo
