@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     # where llama.cpp's threads wait for each other
     llm_threads: int | None = Field(default=None, ge=1)
     ner: bool = False  # sleep runs spaCy / natasha NER (pip install 'kuzya[ner]')
+    # a vision model served the OpenAI way (at vision_base_url, else llm_base_url) that
+    # describes the images people send; unset: the caption they send with it
+    vision_model: str | None = None
+    vision_base_url: str | None = None
 
     @model_validator(mode="after")
     def _resolved(self) -> Settings:
@@ -61,6 +65,24 @@ class Settings(BaseSettings):
     def store(self) -> str | Path:
         """Where the memory lives: the PostgreSQL URL if one is set, else the file."""
         return self.database_url or self.db
+
+    @property
+    def images_dir(self) -> Path:
+        """Where image files live: beside the store file, or in `data_dir` for PostgreSQL."""
+        if self.database_url:
+            return self.data_dir / "images"
+        return self.db.parent / f"{self.db.stem}-images"
+
+    @property
+    def vision(self) -> LLM | None:
+        """The vision model, if one is named."""
+        if not self.vision_model:
+            return None
+        return load_llm(
+            f"openai:{self.vision_model}",
+            base_url=self.vision_base_url or self.llm_base_url,
+            api_key=self.llm_api_key,
+        )
 
     @property
     def sleeps_with(self) -> str:

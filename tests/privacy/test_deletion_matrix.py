@@ -29,6 +29,7 @@ from kuzya.language.text import terms
 from kuzya.llm.base import Completion, ToolCall, Usage
 from kuzya.memory import Memory
 from kuzya.testing import ScriptedLLM
+from kuzya.tools import Toolbox
 
 T0 = datetime(2025, 1, 6, 10, tzinfo=UTC)
 LATER = T0 + timedelta(days=40)
@@ -159,18 +160,22 @@ def _forget(case: Forgetting, memory: Memory) -> None:
             participants=["ana"],
             time=LATER + timedelta(hours=1),
         )
-    elif case.name == "tool":
-        call = ToolCall("call-1", "forget", {"about": case.secret.words[0]})
-        model = ScriptedLLM([Completion("", (call,), Usage(), "tool_calls"), "Done, forgotten."])
-        assistant = Assistant(memory, model, use_tools=True)
-        reply = assistant.reply(
+    elif case.name == "tool":  # the model calls forget_memory, the person says yes
+        call = ToolCall("call-1", "forget_memory", {"about": case.secret.words[0]})
+        model = ScriptedLLM([Completion("", (call,), Usage(), "tool_calls"), "Shall I?"])
+        assistant = Assistant(memory, model, tools=Toolbox())
+        asked = assistant.reply(
             "I would rather you did not keep my street on file",
             conversation=DM,
             participants=["ana"],
             now=LATER + timedelta(hours=1),
         )
+        assert asked.confirm is not None
+        done = assistant.reply(
+            "yes", conversation=DM, participants=["ana"], now=LATER + timedelta(hours=2)
+        )
         assistant.close()
-        assert [c.name for c in reply.tool_calls] == ["forget"]
+        assert [c.name for c in done.tool_calls] == ["forget_memory"]
     else:
         raise AssertionError(case.name)
 

@@ -112,3 +112,24 @@ def test_a_photo_sent_on_monday_is_described_recalled_and_deleted(tmp_path: Path
             gone = client.delete(f"/v1/memories/{image['id']}", params={"user_id": "ana"})
             assert gone.status_code == 200
             assert len(sorted((tmp_path / "img-images").rglob("*.png"))) == 1
+
+
+def test_kuzya_remember_takes_an_image(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "red.png").write_bytes(png())
+    db = str(tmp_path / "cli.db")
+
+    def kuzya(*arguments: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "kuzya", *arguments, "--db", db],
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+
+    refused = kuzya("remember", "look", "-s", "ana", "--image", str(tmp_path / "red.png"))
+    assert refused.returncode == 2 and refused.stdout.startswith("error: no vision model")
+    stored = kuzya("remember", "look at this", "-s", "ana", "--image", str(tmp_path / "red.png"),
+                   "--caption", "a red square on my desk")  # fmt: skip
+    assert stored.returncode == 0 and stored.stdout.startswith("remembered #1"), stored
+    assert [p.name for p in (tmp_path / "cli-images").rglob("*.png")] == ["1.png"]
+    found = kuzya("recall", "what is on my desk?", "-p", "ana")
+    assert "red square" in found.stdout

@@ -33,6 +33,7 @@ from kuzya.cli.options import open_memory as _open
 from kuzya.cli.transfer import store_all
 from kuzya.config import settings
 from kuzya.errors import InvalidInput, KuzyaError
+from kuzya.images import ImageFolder, VisionDescriber, read_image, remember_image
 from kuzya.memory import Memory
 from kuzya.model import Recall
 from kuzya.store.opening import is_url, shown
@@ -84,16 +85,33 @@ def remember(
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
     create: CreateOption = False,
+    image: Annotated[
+        Path | None,
+        typer.Option("--image", help="An image sent with the text (PNG, JPEG, GIF, WebP)."),
+    ] = None,
+    caption: Annotated[
+        str | None, typer.Option("--caption", help="What the image shows, in the sender's words.")
+    ] = None,
 ) -> None:
-    """Store one message (committed before this returns)."""
+    """Store one message (committed before this returns). With --image, the image is
+    described (KUZYA_VISION_MODEL, else --caption) and kept beside the store."""
+    present = _ids(participants) if participants else [speaker]
     with _open(db, namespace, embedder, create=True, folder=create) as memory:
-        episode = memory.remember(
-            text,
-            speaker=speaker,
-            conversation=conversation,
-            participants=_ids(participants) if participants else None,
-            time=time,
-        )
+        if image is None:
+            episode = memory.remember(
+                text, speaker=speaker, conversation=conversation, participants=present, time=time
+            )
+        else:
+            config = settings(
+                db=None if db is None or is_url(db) else db,
+                database_url=db if db and is_url(db) else None,
+            )
+            vision = config.vision
+            episode = remember_image(
+                memory, ImageFolder(config.images_dir), read_image(image), speaker=speaker,
+                participants=present, conversation=conversation, text=text, caption=caption,
+                describer=None if vision is None else VisionDescriber(vision), time=time,
+            )  # fmt: skip
     console.print(f"remembered #{episode.id} (audience: {', '.join(sorted(episode.audience))})")
 
 

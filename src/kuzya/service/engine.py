@@ -13,7 +13,7 @@ from kuzya import validate
 from kuzya.assistant import Assistant
 from kuzya.embed import load_embedder
 from kuzya.images import Describer, ImageFolder, VisionDescriber, describe_tool
-from kuzya.llm import is_small, load_llm
+from kuzya.llm import is_small
 from kuzya.memory import Memory
 from kuzya.service.settings import ServiceSettings
 from kuzya.store.base import Store
@@ -67,14 +67,8 @@ class Engine:
                 else settings.load_llm(settings.sleeps_with)
             )
             self.images = ImageFolder(settings.images_dir)
-            self.describer: Describer | None = None
-            if settings.vision_model:
-                vision = load_llm(
-                    f"openai:{settings.vision_model}",
-                    base_url=settings.vision_base_url or settings.llm_base_url,
-                    api_key=settings.llm_api_key,
-                )
-                self.describer = VisionDescriber(vision) if vision is not None else None
+            vision = settings.vision
+            self.describer: Describer | None = None if vision is None else VisionDescriber(vision)
             if background and is_url(location) and settings.sleep_queue:
                 from kuzya.sleep.queue import ensure_schema, queue_app
 

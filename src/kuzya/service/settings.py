@@ -28,18 +28,6 @@ class ServiceSettings(Settings):
     max_tool_steps: int = Field(default=4, ge=1, le=32)  # model calls per reply with tools
     tools: bool = False  # the assistant may call tools (needs a model that does)
 
-    # a vision model served the OpenAI way (at vision_base_url, else llm_base_url) that
-    # describes the images people send; unset: the caption they send with it
-    vision_model: str | None = None
-    vision_base_url: str | None = None
-
-    @property
-    def images_dir(self) -> Path:
-        """Where image files live: beside the store file, or in `data_dir` for PostgreSQL."""
-        if self.database_url:
-            return self.data_dir / "images"
-        return self.db.parent / f"{self.db.stem}-images"
-
     @property
     def loopback(self) -> bool:
         """Whether the service listens on this machine only."""
