@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +16,6 @@ from kuzya.service import keys
 from kuzya.service.app import create_app
 from kuzya.service.engine import Engine
 from kuzya.service.settings import ServiceSettings, service_settings
-from kuzya.store.postgres.embedded import EmbeddedServer
 
 NOW = datetime(2026, 5, 4, 12, 0, tzinfo=UTC)
 
@@ -26,14 +24,6 @@ def _settings(location: str, **given: Any) -> ServiceSettings:
     if location.startswith("postgresql://"):
         return service_settings(database_url=location, embedder="hash", llm="none", **given)
     return service_settings(db=location, embedder="hash", llm="none", **given)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        server: EmbeddedServer = request.getfixturevalue("postgres_server")
-        return server.database(f"api_{abs(hash(str(tmp_path))) % 10**12}")
-    return str(tmp_path / "api.db")
 
 
 @pytest.fixture

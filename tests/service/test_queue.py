@@ -20,7 +20,7 @@ import httpx
 import psycopg
 import pytest
 
-from kuzya.bench.serving import serving
+from kuzya.bench.serving import serving, stop
 from kuzya.memory import Memory
 from kuzya.sleep.queue import QUEUE, TASK, ensure_schema, queue_app
 from kuzya.store.postgres.embedded import EmbeddedServer
@@ -39,13 +39,7 @@ def working(url: str, log: Path, *, embedder: str = "use") -> Iterator[subproces
         try:
             yield process
         finally:
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(timeout=60)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            stop(process)
 
 
 def _until(check: Callable[[], Any], seconds: float, what: str) -> Any:
@@ -78,6 +72,12 @@ def test_two_api_processes_and_a_worker_share_one_database(
         said = {"message": "I live in Lisbon and I work as a nurse", "session_id": "phone",
                 "user_id": "ana"}  # fmt: skip
         assert httpx.post(f"{first}/ask", json=said, timeout=60).status_code == 200
+
+        def stored() -> bool:  # a turn is written just after its reply is sent
+            listed = httpx.get(f"{second}/v1/memories", params={"user_id": "ana"}).json()
+            return any("Lisbon" in m["text"] for m in listed)
+
+        _until(stored, 10, "the other API process to see the turn")
         asked = {"message": "Where do I live?", "session_id": "laptop", "user_id": "ana"}
         reply = httpx.post(f"{second}/ask", json=asked, timeout=60).json()
         assert "Lisbon" in reply["reply"], reply

@@ -11,17 +11,8 @@ import httpx
 import pytest
 
 from kuzya.bench.serving import serving
-from kuzya.store.postgres.embedded import EmbeddedServer
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        server: EmbeddedServer = request.getfixturevalue("postgres_server")
-        return server.database(f"serve_{abs(hash(str(tmp_path))) % 10**12}")
-    return str(tmp_path / "served.db")
 
 
 def test_ask_remembers_across_sessions_and_a_restart(location: str, tmp_path: Path) -> None:

@@ -41,13 +41,19 @@ def serving(
             _wait_until_up(process, base)
             yield base
         finally:
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(timeout=60)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            stop(process)
+
+
+def stop(process: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    """Stop a Kuzya process as a user does (SIGINT: it finishes what it holds), killing
+    it only if it has not stopped within `seconds`."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def _wait_until_up(process: subprocess.Popen[bytes], base: str, seconds: float = 120) -> None:
