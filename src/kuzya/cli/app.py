@@ -30,6 +30,7 @@ from kuzya.cli.options import (
 )
 from kuzya.cli.options import ids as _ids
 from kuzya.cli.options import open_memory as _open
+from kuzya.cli.recurrent import recurrent_app
 from kuzya.cli.transfer import store_all
 from kuzya.config import settings
 from kuzya.errors import InvalidInput, KuzyaError
@@ -48,6 +49,7 @@ bench_app.command("serve")(bench_service.serve)
 app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
 app.add_typer(serve.keys_app, name="keys")
+app.add_typer(recurrent_app, name="recurrent")
 app.command()(serve.serve)
 app.command()(serve.mcp)
 app.command()(serve.worker)
