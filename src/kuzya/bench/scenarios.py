@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kuzya import validate
 from kuzya.assistant import ANSWER, Assistant
+from kuzya.bench.memories import KINDS, opened
 from kuzya.bench.stores import Place, places
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
@@ -26,6 +27,9 @@ from kuzya.llm.base import LLM, ChatMessage
 from kuzya.memory import Memory
 
 MESSAGE_SPACING = timedelta(seconds=30)
+OTHER_SYSTEM = (  # the sketch's prompt, for memories other than the engine
+    "You are a helpful assistant. Answer briefly. You have the following memories:"
+)
 
 
 class _Record(BaseModel):
@@ -150,8 +154,12 @@ class Runner:
     strict: bool = False  # recall mode: every probe's expect_none is checked
     temperature: float = 0.0
     small_model: bool = False  # answer mode: see `Assistant`
+    memory: str = "engine"  # or another kind of `kuzya.bench.memories`, kept in `workdir`
+    workdir: Path = Path(".")
 
     def run(self, scenario: Scenario, run: int = 0) -> list[ProbeResult]:
+        if self.memory != "engine":
+            return self._run_other(scenario, self.workdir / f"{scenario.name}-{run}")
         path = self.place(f"{scenario.name}-{run}")
         results = []
         for session, probes in _probes_by_session(scenario):
@@ -160,6 +168,42 @@ class Runner:
             for number, probe in enumerate(probes):
                 with self._open(path, scenario) as memory:
                     results.append(self._probe(memory, scenario, probe, f"{session.id}-{number}"))
+        return results
+
+    def _run_other(self, scenario: Scenario, folder: Path) -> list[ProbeResult]:
+        """The same replay and probes with another kind of memory, opened anew for each
+        session and probe; in answer mode the same model answers from its context."""
+        results = []
+        for session, probes in _probes_by_session(scenario):
+            memory = opened(self.memory, folder, self.embedder)
+            memory.replay(session.id, session.time, session.participants, session.messages)
+            for probe in probes:
+                context = opened(self.memory, folder, self.embedder).context(
+                    probe.question, probe.participants
+                )
+                if not self.answer_mode or self.llm is None:
+                    strict = probe.strict_recall or self.strict
+                    checked = probe.model_copy(update={"strict_recall": strict})
+                    passed = judge(checked, context, answer_mode=False)
+                    results.append(ProbeResult(scenario.name, probe.question, passed, context))
+                    continue
+                started = time.perf_counter()
+                reply = self.llm.chat(
+                    [ChatMessage("system", f"{OTHER_SYSTEM}\n{context}".strip()),
+                     ChatMessage("user", probe.question)],
+                    max_tokens=200, temperature=self.temperature,
+                ).text  # fmt: skip
+                seconds = time.perf_counter() - started
+                started = time.perf_counter()
+                bare_prompt = [
+                    ChatMessage("system", OTHER_SYSTEM),
+                    ChatMessage("user", probe.question),
+                ]
+                self.llm.chat(bare_prompt, max_tokens=200, temperature=self.temperature)
+                bare = time.perf_counter() - started
+                passed = judge(probe, reply, answer_mode=True)
+                timing = Timing(seconds, 0.0, bare, 0.0)
+                results.append(ProbeResult(scenario.name, probe.question, passed, reply, timing))
         return results
 
     def _open(self, path: str | Path, scenario: Scenario) -> Memory:
@@ -238,9 +282,13 @@ def evaluate(
     temperature: float = 0.0,
     backend: str = "sqlite",
     db: str | None = None,
+    memory: str = "engine",
 ) -> dict[str, Any]:
-    """Accuracy over every probe of every file, per run; answer mode also times replies
-    with memory against the same model without memory."""
+    """Accuracy over every probe of every file, per run, with Kuzya's engine or another
+    `memory` (`kuzya.bench.memories`); answer mode also times replies with memory against
+    the same model without memory."""
+    if memory not in KINDS:
+        raise InvalidInput(f"unknown memory {memory!r}: use one of {', '.join(KINDS)}")
     per_run: list[list[ProbeResult]] = []
     with (
         tempfile.TemporaryDirectory(prefix="kuzya-scenarios-") as tmp,
@@ -254,6 +302,8 @@ def evaluate(
             strict,
             temperature,  # greedy (0) replies repeat; runs differ only when sampling
             small_model,
+            memory,
+            Path(tmp),
         )
         if llm is not None:  # loading the model is not part of a reply's time
             llm.chat([ChatMessage("user", "Hello")], max_tokens=1)
@@ -269,6 +319,7 @@ def evaluate(
     last = per_run[-1]
     report: dict[str, Any] = {
         "mode": "answer" if answer_mode else "recall",
+        "memory": memory,
         "llm": llm.name if llm else "none",
         "runs": runs,
         "temperature": temperature,

@@ -283,6 +283,9 @@ def scenarios(
     embedder: EmbedderOption = None,
     backend: BackendOption = "sqlite",
     db: BenchDbOption = None,
+    memory: Annotated[
+        str, typer.Option(help="engine, recurrent, rag (ChromaDB) or none.")
+    ] = "engine",
 ) -> None:
     """Replay multi-session scenarios (restart between sessions) and check the probes."""
     from kuzya.bench.scenarios import evaluate
@@ -308,9 +311,10 @@ def scenarios(
         temperature=temperature,
         backend=backend,
         db=db,
+        memory=memory,
     )
     console.print(
-        f"{result['mode']} mode, llm {result['llm']}, {runs} run(s) at temperature "
+        f"{result['mode']} mode, {memory}, llm {result['llm']}, {runs} run(s) at temperature "
         f"{temperature}: accuracy mean "
         f"{result['accuracy']:.3f}, min {result['accuracy_min']:.3f}"
     )
