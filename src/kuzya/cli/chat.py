@@ -27,6 +27,7 @@ from kuzya.cli.options import (
 )
 from kuzya.clock import utcnow
 from kuzya.config import settings
+from kuzya.errors import InvalidInput
 from kuzya.facts.schema import ATTRIBUTES
 from kuzya.llm import LLM, is_small
 from kuzya.memory import Memory
@@ -85,10 +86,17 @@ def chat(
     namespace: NamespaceOption = None,
     embedder: EmbedderOption = None,
     create: CreateOption = False,
+    memory_kind: Annotated[
+        str, typer.Option("--memory", help="engine (Kuzya's) or recurrent (GRU slots).")
+    ] = "engine",
 ) -> None:
     """Chat with an assistant that remembers across sessions and restarts; sleep (at /end
     and in the background) consolidates with the chat's model unless --sleep-llm says
     otherwise."""
+    if memory_kind == "recurrent":
+        return _recurrent(user, llm, db, namespace, embedder)
+    if memory_kind != "engine":
+        raise InvalidInput(f"--memory {memory_kind!r} is engine or recurrent")
     config = settings(llm=llm, sleep_llm=sleep_llm)
     model = config.load_llm(config.llm)
     sleeper = model if config.sleeps_with == config.llm else config.load_llm(config.sleeps_with)
@@ -129,6 +137,40 @@ def chat(
                 assistant.prepare(conversation, present)  # while the user reads and types
         finally:
             assistant.close()
+
+
+def _recurrent(
+    user: str, llm: str | None, db: str | None, namespace: str | None, embedder: str | None
+) -> None:
+    """The chat over recurrent memory, kept beside the store (`<store>-recurrent/`)."""
+    from kuzya.embed import load_embedder
+    from kuzya.recurrent.chat import RecurrentChat
+
+    config = settings(llm=llm, db=db, namespace=namespace, embedder=embedder)
+    folder = config.db.parent / f"{config.db.stem}-recurrent"
+    talk = RecurrentChat(
+        config.load_llm(config.llm), load_embedder(config.embedder),
+        folder / config.namespace, user=user,
+    )  # fmt: skip
+    console.print(
+        f"[bold]kuzya chat[/bold] — {user} with recurrent memory "
+        f"({talk.memory.filled} of {talk.memory.num_slots} slots). /end ends a session, /quit."
+    )
+    try:
+        while True:
+            try:
+                line = input(f"{user}> ").strip()
+            except EOFError:
+                break
+            if line in ("/quit", "/exit"):
+                break
+            if line == "/end":
+                slot = talk.end()
+                console.print("session ended" + ("" if slot is None else f"; kept in slot {slot}"))
+            elif line:
+                console.print(f"[cyan]assistant>[/cyan] {talk.reply(line)}", highlight=False)
+    finally:
+        talk.end()  # a session cut short by quitting is kept too
 
 
 def sleep(
