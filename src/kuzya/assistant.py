@@ -37,7 +37,7 @@ SYSTEM = (
 ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
 
 
-def _answer_text(text: str) -> str:
+def answer_text(text: str) -> str:
     """The answer field of a JSON reply; the text itself if the model did not comply."""
     try:
         value = parse_json(text)
@@ -427,7 +427,7 @@ class Assistant:
                 temperature=self.temperature,
                 on_text=None if self.small_model else on_text,
             )
-            answer = _answer_text(result.text) if self.small_model else result.text
+            answer = answer_text(result.text) if self.small_model else result.text
             if self.small_model and on_text is not None and answer:
                 on_text(answer)
             if result.finish_reason == "length":

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kuzya import validate
-from kuzya.assistant import ANSWER, Assistant
+from kuzya.assistant import ANSWER, Assistant, answer_text
 from kuzya.bench.memories import KINDS, opened
 from kuzya.bench.stores import Place, places
 from kuzya.embed import Embedder
@@ -27,9 +27,7 @@ from kuzya.llm.base import LLM, ChatMessage
 from kuzya.memory import Memory
 
 MESSAGE_SPACING = timedelta(seconds=30)
-OTHER_SYSTEM = (  # the sketch's prompt, for memories other than the engine
-    "You are a helpful assistant. Answer briefly. You have the following memories:"
-)
+OTHER_SYSTEM = "You are a helpful assistant with long-term memory. Answer briefly."
 
 
 class _Record(BaseModel):
@@ -187,24 +185,33 @@ class Runner:
                     passed = judge(checked, context, answer_mode=False)
                     results.append(ProbeResult(scenario.name, probe.question, passed, context))
                     continue
-                started = time.perf_counter()
-                reply = self.llm.chat(
-                    [ChatMessage("system", f"{OTHER_SYSTEM}\n{context}".strip()),
-                     ChatMessage("user", probe.question)],
-                    max_tokens=200, temperature=self.temperature,
-                ).text  # fmt: skip
-                seconds = time.perf_counter() - started
-                started = time.perf_counter()
-                bare_prompt = [
-                    ChatMessage("system", OTHER_SYSTEM),
-                    ChatMessage("user", probe.question),
-                ]
-                self.llm.chat(bare_prompt, max_tokens=200, temperature=self.temperature)
-                bare = time.perf_counter() - started
+                reply, seconds, bare = self._answer_from(context, probe)
                 passed = judge(probe, reply, answer_mode=True)
                 timing = Timing(seconds, 0.0, bare, 0.0)
                 results.append(ProbeResult(scenario.name, probe.question, passed, reply, timing))
         return results
+
+    def _answer_from(self, context: str, probe: Probe) -> tuple[str, float, float]:
+        """The model's answer from another memory's context, laid out as the assistant
+        lays out its notes (next to the question, a short JSON answer for a small
+        model), so only the memory differs; and the seconds it took, with and without
+        the notes."""
+        assert self.llm is not None
+        schema = ANSWER if self.small_model else None
+        system = ChatMessage("system", OTHER_SYSTEM)
+        asked = f"{probe.speaker}: {probe.question}\n(Answer in one short sentence.)"
+        noted = f"Notes from memory:\n{context}\n\n{asked}" if context else asked
+        started = time.perf_counter()
+        text = self.llm.chat([system, ChatMessage("user", noted)], json_schema=schema,
+                             max_tokens=48 if self.small_model else 200,
+                             temperature=self.temperature).text  # fmt: skip
+        seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        self.llm.chat([system, ChatMessage("user", asked)], json_schema=schema,
+                      max_tokens=48 if self.small_model else 200,
+                      temperature=self.temperature)  # fmt: skip
+        bare = time.perf_counter() - started
+        return (answer_text(text) if self.small_model else text), seconds, bare
 
     def _open(self, path: str | Path, scenario: Scenario) -> Memory:
         """The scenario's store; sessions are consolidated by rules, whatever the

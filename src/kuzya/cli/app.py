@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from kuzya.cli import bench_service, operations, serve, transfer
+from kuzya.cli import bench_report, bench_service, operations, serve, transfer
 from kuzya.cli import chat as chat_commands
 from kuzya.cli.bench import bench_app, eval_app
 from kuzya.cli.options import (
@@ -46,6 +46,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 bench_app.command("serve")(bench_service.serve)
+bench_app.command("report")(bench_report.report)
 app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
 app.add_typer(serve.keys_app, name="keys")

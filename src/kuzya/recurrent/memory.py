@@ -46,6 +46,7 @@ class RecurrentMemory(nn.Module):
         self.register_buffer("slots", torch.zeros(num_slots, hidden_dim))
         self.register_buffer("written", torch.zeros(num_slots, dtype=torch.long))
         self.texts: list[str] = [""] * num_slots
+        self.shipped = False  # the encoder is the shipped one: a saved state refers to it
 
     @classmethod
     def pretrained(cls, num_slots: int = 10) -> RecurrentMemory:
@@ -58,6 +59,7 @@ class RecurrentMemory(nn.Module):
         memory = cls(input_dim, hidden_dim, num_slots)
         encoder = {k.removeprefix("encoder."): v.float() for k, v in state.items()}
         memory.encoder.load_state_dict(encoder)
+        memory.shipped = True
         return memory
 
     # -- encoding --------------------------------------------------------------------
@@ -118,12 +120,15 @@ class RecurrentMemory(nn.Module):
     # -- persistence -----------------------------------------------------------------
 
     def save(self, path: Path) -> None:
-        """`path`.safetensors (encoder and slots) and `path`.json (texts, settings)."""
+        """`path`.safetensors (the slots, and the encoder unless it is the shipped one)
+        and `path`.json (texts, settings)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        tensors = {k: v.detach().contiguous() for k, v in self.state_dict().items()}
+        tensors = {k: v.detach().contiguous() for k, v in self.state_dict().items()
+                   if not (self.shipped and k.startswith("encoder."))}  # fmt: skip
         save_file(tensors, str(path.with_suffix(".safetensors")))
         settings = {"input_dim": self.input_dim, "hidden_dim": self.hidden_dim,
-                    "num_slots": self.num_slots, "texts": self.texts}  # fmt: skip
+                    "num_slots": self.num_slots, "texts": self.texts,
+                    "encoder": "shipped" if self.shipped else "saved"}  # fmt: skip
         path.with_suffix(".json").write_text(json.dumps(settings, ensure_ascii=False), "utf-8")
 
     @classmethod
@@ -131,7 +136,12 @@ class RecurrentMemory(nn.Module):
         try:
             settings: dict[str, Any] = json.loads(path.with_suffix(".json").read_text("utf-8"))
             state = load_file(str(path.with_suffix(".safetensors")))
-            memory = cls(settings["input_dim"], settings["hidden_dim"], settings["num_slots"])
+            if settings.get("encoder") == "shipped":
+                memory = cls.pretrained(settings["num_slots"])
+                state = {**{f"encoder.{k}": v for k, v in memory.encoder.state_dict().items()},
+                         **state}  # fmt: skip
+            else:
+                memory = cls(settings["input_dim"], settings["hidden_dim"], settings["num_slots"])
             memory.load_state_dict(state)
             texts = settings["texts"]
         except (OSError, ValueError, KeyError, RuntimeError) as exc:
