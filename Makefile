@@ -69,7 +69,7 @@ bench-answer: install-dev
 
 # The memory comparison (none, recurrent, ChromaDB RAG, Kuzya): docs/report.md and charts.
 report: install-dev
-	$(KUZYA) bench report --shared $(SCENARIOS) --out docs/report.md
+	$(KUZYA) bench report --shared $(SCENARIOS) --locomo $(LOCOMO) --out docs/report.md
 
 clean:
 	rm -rf $(VENV) bench-out build src/*.egg-info

@@ -75,7 +75,7 @@ class Tally:
         }
 
 
-def _coverage(evidence: Sequence[str], recalled: Iterable[str]) -> float:
+def coverage(evidence: Sequence[str], recalled: Iterable[str]) -> float:
     found = set(recalled)
     return sum(1 for turn in evidence if turn in found) / len(evidence)
 
@@ -137,8 +137,8 @@ def _bm25_baseline(conv: LocomoConversation, budget_words: int, tally: Tally) ->
         kept, words = index.within(question.text, budget_words)
         tally.add(
             category,
-            _coverage(question.evidence, [conv.turn_ids[i] for i in kept]),
-            _coverage(question.evidence, [conv.turn_ids[i] for i in order[:10]]),
+            coverage(question.evidence, [conv.turn_ids[i] for i in kept]),
+            coverage(question.evidence, [conv.turn_ids[i] for i in order[:10]]),
             words,
         )
 
@@ -201,8 +201,8 @@ def _kuzya(
             )
             tally.add(
                 category,
-                _coverage(question.evidence, _turns(context, turn_of)),
-                _coverage(question.evidence, _turns(top, turn_of)),
+                coverage(question.evidence, _turns(context, turn_of)),
+                coverage(question.evidence, _turns(top, turn_of)),
                 context.words,
             )
     return elapsed

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,8 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt
 
+from kuzya.bench.locomo import run as locomo_run
+from kuzya.bench.locomo_memories import compare
 from kuzya.bench.memories import KINDS, opened
 from kuzya.bench.scenarios import evaluate
 from kuzya.embed import Embedder
@@ -40,9 +42,18 @@ def measure(
     embedder: Embedder,
     llm: LLM | None,
     progress: Callable[[str], None] = lambda line: None,
+    locomo: Sequence[Path] = (),
 ) -> dict[str, Any]:
     """Every figure of the report."""
-    found: dict[str, Any] = {"recall": {}, "answer": {}, "growth": {}}
+    found: dict[str, Any] = {"recall": {}, "answer": {}, "growth": {}, "locomo": {}}
+    if locomo:
+        engine = locomo_run(list(locomo), embedder)
+        found["locomo"] = {
+            "engine": engine,
+            "bm25": engine["baseline"],
+            **compare(list(locomo), embedder),
+        }
+        progress(f"LoCoMo: engine {engine['overall']['recall_budget']}")
     for kind in KINDS:
         for label, path in (("shared", shared), ("own", own)):
             result = evaluate([path], embedder, memory=kind)
@@ -161,6 +172,8 @@ def write(found: dict[str, Any], out: Path, command: str, seconds: float) -> Non
             f"({own['passed']}/{own['total']}) | {own['privacy']} | {own['context_words']} |"
         )
     lines += ["", "![accuracy](report-accuracy.png)", ""]
+    if found["locomo"]:
+        lines += _locomo(found["locomo"])
     if answer:
         lines += [
             f"## Answers and latency ({found['llm']}, greedy)",
@@ -208,6 +221,37 @@ def write(found: dict[str, Any], out: Path, command: str, seconds: float) -> Non
     ]
     lines += _conclusion(found)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _locomo(locomo: dict[str, Any]) -> list[str]:
+    names = {
+        "engine": NAMES["engine"],
+        "rag": NAMES["rag"],
+        "recurrent": NAMES["recurrent"],
+        "bm25": "BM25 over turns",
+    }
+    lines = [
+        "## LoCoMo, development half (recall within 400 words)",
+        "",
+        "The share of each question's evidence turns in the context, as `kuzya bench locomo`",
+        "scores the engine. The recurrent memory keeps ten sessions (of 19-32) and gives its",
+        "three nearest whole, so the budget holds about one of them.",
+        "",
+        "| memory | overall | multi-hop | temporal | open-domain | single-hop |",
+        "|---|---|---|---|---|---|",
+    ]
+    for kind in ("engine", "bm25", "rag", "recurrent"):
+        summary = locomo[kind]
+        cells = [
+            f"{summary['by_category'][c]['recall_budget']:.3f}"
+            for c in ("multi-hop", "temporal", "open-domain", "single-hop")
+        ]
+        lines.append(
+            f"| {names[kind]} | {summary['overall']['recall_budget']:.3f} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    return [*lines, ""]
 
 
 def _conclusion(found: dict[str, Any]) -> list[str]:
@@ -297,8 +341,9 @@ def run(
     out: Path,
     command: str,
     progress: Callable[[str], None],
+    locomo: Sequence[Path] = (),
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    found = measure(shared, own, embedder, llm, progress)
+    found = measure(shared, own, embedder, llm, progress, locomo)
     write(found, out, command, time.perf_counter() - started)
     return found

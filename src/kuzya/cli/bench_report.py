@@ -19,6 +19,9 @@ def report(
     out: Annotated[Path, typer.Option(help="The report; its charts go beside it.")] = Path(
         "docs/report.md"
     ),
+    locomo: Annotated[
+        Path | None, typer.Option(help="A folder of LoCoMo files (none: the section is left out).")
+    ] = None,
     llm: LlmOption = "smollm2",
     embedder: EmbedderOption = None,
 ) -> None:
@@ -28,13 +31,14 @@ def report(
     from kuzya.config import settings
     from kuzya.errors import InvalidInput
 
-    for path in (shared, own):
+    for path in (shared, own, *([locomo] if locomo else [])):
         if not path.exists():
-            raise InvalidInput(f"no scenarios at {path}")
+            raise InvalidInput(f"no such folder: {path}")
     config = settings(llm=llm)
     command = f"kuzya bench report --llm {config.llm}"
     run(
         shared, own, _embedder(embedder), config.load_llm(config.llm), out, command,
         progress=lambda line: console.print(line, markup=False),
+        locomo=sorted(locomo.glob("*.json")) if locomo else (),
     )  # fmt: skip
     console.print(f"wrote {out}")
