@@ -278,6 +278,12 @@ def _conclusion(found: dict[str, Any]) -> list[str]:
     ]
 
 
+def _save(figure: Any, path: Path) -> None:
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
 def _charts(found: dict[str, Any], folder: Path) -> None:
     names = [NAMES[k] for k in KINDS]
     recall = found["recall"]
@@ -292,9 +298,7 @@ def _charts(found: dict[str, Any], folder: Path) -> None:
     axes.set_ylabel("accuracy (recall mode)")
     axes.set_ylim(0, 1.05)
     axes.legend()
-    figure.tight_layout()
-    figure.savefig(folder / "report-accuracy.png", dpi=100)
-    plt.close(figure)
+    _save(figure, folder / "report-accuracy.png")
     if found["answer"]:
         figure, axes = plt.subplots(figsize=(7, 3.5))
         answer = found["answer"]
@@ -308,9 +312,7 @@ def _charts(found: dict[str, Any], folder: Path) -> None:
         )
         axes.set_ylabel("seconds per reply")
         axes.legend()
-        figure.tight_layout()
-        figure.savefig(folder / "report-latency.png", dpi=100)
-        plt.close(figure)
+        _save(figure, folder / "report-latency.png")
     figure, axes = plt.subplots(figsize=(7, 3.5))
     for kind in KINDS:
         sizes = found["growth"][kind]
@@ -318,9 +320,7 @@ def _charts(found: dict[str, Any], folder: Path) -> None:
     axes.set_xlabel("sessions")
     axes.set_ylabel("KiB on disk")
     axes.legend()
-    figure.tight_layout()
-    figure.savefig(folder / "report-growth.png", dpi=100)
-    plt.close(figure)
+    _save(figure, folder / "report-growth.png")
     figure, axes = plt.subplots(figsize=(7, 3.5))
     image = axes.imshow(
         [list(row) for row in zip(*found["slots"], strict=True)], aspect="auto", cmap="viridis"
@@ -328,9 +328,7 @@ def _charts(found: dict[str, Any], folder: Path) -> None:
     axes.set_xlabel("after session")
     axes.set_ylabel("slot")
     figure.colorbar(image, label="session held (-1: empty)")
-    figure.tight_layout()
-    figure.savefig(folder / "report-slots.png", dpi=100)
-    plt.close(figure)
+    _save(figure, folder / "report-slots.png")
 
 
 def run(

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Annotated
 
@@ -114,13 +115,7 @@ def chat(
         conversation = f"chat-{user}-{utcnow():%Y%m%d-%H%M%S}"
         assistant.prepare(conversation, present)
         try:
-            while True:
-                try:
-                    line = input(f"{user}> ").strip()
-                except EOFError:
-                    break
-                if not line:
-                    continue
+            for line in _lines(user):
                 if line.startswith("/"):
                     action = _command(line, memory, user, present)
                     if action == "quit":
@@ -137,6 +132,17 @@ def chat(
                 assistant.prepare(conversation, present)  # while the user reads and types
         finally:
             assistant.close()
+
+
+def _lines(user: str) -> Iterator[str]:
+    """What the user types, line by line, until the input ends (blank lines skipped)."""
+    while True:
+        try:
+            line = input(f"{user}> ").strip()
+        except EOFError:
+            return
+        if line:
+            yield line
 
 
 def _recurrent(
@@ -157,17 +163,13 @@ def _recurrent(
         f"({talk.memory.filled} of {talk.memory.num_slots} slots). /end ends a session, /quit."
     )
     try:
-        while True:
-            try:
-                line = input(f"{user}> ").strip()
-            except EOFError:
-                break
+        for line in _lines(user):
             if line in ("/quit", "/exit"):
                 break
             if line == "/end":
                 slot = talk.end()
                 console.print("session ended" + ("" if slot is None else f"; kept in slot {slot}"))
-            elif line:
+            else:
                 console.print(f"[cyan]assistant>[/cyan] {talk.reply(line)}", highlight=False)
     finally:
         talk.end()  # a session cut short by quitting is kept too
