@@ -73,35 +73,11 @@ def measure(
             }
             progress(f"recall, {kind}, {label}: {result['accuracy']}")
         if llm is not None:
-            result = evaluate(
-                [shared],
-                embedder,
-                llm=llm,
-                answer_mode=True,
-                memory=kind,
-                small_model=llm.name == "llama:smollm2",
-            )
-            found["answer"][kind] = {
-                key: result.get(key)
-                for key in (
-                    "accuracy",
-                    "passed",
-                    "total",
-                    "reply_seconds",
-                    "reply_seconds_without_memory",
-                    "latency_ratio",
-                )
-            }
-            sampled = evaluate(
-                [shared],
-                embedder,
-                llm=llm,
-                answer_mode=True,
-                memory=kind,
-                small_model=llm.name == "llama:smollm2",
-                runs=SAMPLED_RUNS,
-                temperature=SAMPLED_TEMPERATURE,
-            )
+            result = _answered(shared, embedder, llm, kind)
+            sampled = _answered(shared, embedder, llm, kind, SAMPLED_RUNS, SAMPLED_TEMPERATURE)
+            keys = ("accuracy", "passed", "total", "reply_seconds",
+                    "reply_seconds_without_memory", "latency_ratio")  # fmt: skip
+            found["answer"][kind] = {key: result.get(key) for key in keys}
             found["answer"][kind]["sampled"] = {
                 "accuracy": sampled["accuracy"],
                 "accuracy_min": sampled["accuracy_min"],
@@ -111,6 +87,16 @@ def measure(
     found["slots"] = _slot_fill(embedder)
     found["llm"] = llm.name if llm else None
     return found
+
+
+def _answered(
+    shared: Path, embedder: Embedder, llm: LLM, kind: str, runs: int = 1, temperature: float = 0.0
+) -> dict[str, Any]:
+    """The model's answers to the shared scenarios from the memory `kind`."""
+    return evaluate(
+        [shared], embedder, llm=llm, answer_mode=True, memory=kind,
+        small_model=llm.name == "llama:smollm2", runs=runs, temperature=temperature,
+    )  # fmt: skip
 
 
 def _folder_bytes(folder: Path) -> int:
