@@ -34,6 +34,16 @@ UserId = Annotated[str | None, Query(min_length=1, max_length=200)]
 People = Annotated[list[str] | None, Query(max_length=1000)]
 
 
+def _present(
+    who: Who, user_id: UserId = None, participants: People = None
+) -> tuple[str, list[str]]:
+    """Who asks and who is present, from the query (`user_id`, `participants`)."""
+    return present(who, user_id, participants)
+
+
+Seen = Annotated[tuple[str, list[str]], Depends(_present)]
+
+
 def _memory(request: Request, who: Caller) -> Memory:
     engine: Engine = request.app.state.engine
     return engine.space(who.namespace).memory
@@ -128,14 +138,13 @@ def search(body: SearchIn, request: Request, who: Who) -> list[MemoryItem]:
 def listing(
     request: Request,
     who: Who,
-    user_id: UserId = None,
-    participants: People = None,
+    seen: Seen,
     conversation: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> list[MemoryOut]:
     """Memories in time order that everyone present may see."""
-    _, people = present(who, user_id, participants)
+    _, people = seen
     episodes = _memory(request, who).get_all(
         participants=people, conversation=conversation, limit=limit, offset=offset
     )
@@ -143,10 +152,8 @@ def listing(
 
 
 @router.get("/memories/{memory_id}")
-def get(
-    memory_id: int, request: Request, who: Who, user_id: UserId = None, participants: People = None
-) -> MemoryOut:
-    _, people = present(who, user_id, participants)
+def get(memory_id: int, request: Request, who: Who, seen: Seen) -> MemoryOut:
+    _, people = seen
     return MemoryOut.of(_visible(_memory(request, who), people, memory_id))
 
 
@@ -160,11 +167,9 @@ def update(memory_id: int, body: UpdateIn, request: Request, who: Who) -> Memory
 
 
 @router.delete("/memories/{memory_id}")
-def delete(
-    memory_id: int, request: Request, who: Who, user_id: UserId = None, participants: People = None
-) -> Deleted:
+def delete(memory_id: int, request: Request, who: Who, seen: Seen) -> Deleted:
     """Forget a memory the user said, and everything made from it."""
-    asker, people = present(who, user_id, participants)
+    asker, people = seen
     memory = _memory(request, who)
     _own(memory, people, asker, memory_id)
     memory.delete(memory_id, actor=asker)
@@ -174,31 +179,25 @@ def delete(
 
 
 @router.get("/memories/{memory_id}/history")
-def history(
-    memory_id: int, request: Request, who: Who, user_id: UserId = None, participants: People = None
-) -> list[HistoryOut]:
-    _, people = present(who, user_id, participants)
+def history(memory_id: int, request: Request, who: Who, seen: Seen) -> list[HistoryOut]:
+    _, people = seen
     memory = _memory(request, who)
     _visible(memory, people, memory_id)
     return [HistoryOut.of(e) for e in memory.history(memory_id, participants=people)]
 
 
 @router.get("/conversations")
-def conversations(
-    request: Request, who: Who, user_id: UserId = None, participants: People = None
-) -> list[ConversationOut]:
+def conversations(request: Request, who: Who, seen: Seen) -> list[ConversationOut]:
     """Conversations everyone present took part in, most recent first."""
-    _, people = present(who, user_id, participants)
+    _, people = seen
     found = _memory(request, who).conversations(participants=people)
     return [ConversationOut.of(c) for c in found]
 
 
 @router.get("/profile/{subject}")
-def profile(
-    subject: str, request: Request, who: Who, user_id: UserId = None, participants: People = None
-) -> ProfileOut:
+def profile(subject: str, request: Request, who: Who, seen: Seen) -> ProfileOut:
     """What is known now about `subject`, as those present may see it."""
-    _, people = present(who, user_id, participants)
+    _, people = seen
     return ProfileOut.of(subject, _memory(request, who).profile(subject, participants=people))
 
 
@@ -206,12 +205,11 @@ def profile(
 def facts(
     request: Request,
     who: Who,
-    user_id: UserId = None,
-    participants: People = None,
+    seen: Seen,
     subject: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     include_past: bool = False,
 ) -> list[FactOut]:
-    _, people = present(who, user_id, participants)
+    _, people = seen
     found = _memory(request, who).facts(
         subject=subject, participants=people, include_past=include_past
     )
@@ -222,10 +220,9 @@ def facts(
 def diary(
     request: Request,
     who: Who,
-    user_id: UserId = None,
-    participants: People = None,
+    seen: Seen,
     kind: Annotated[str | None, Query(pattern="^(conversation|day|period)$")] = None,
 ) -> list[DiaryOut]:
-    _, people = present(who, user_id, participants)
+    _, people = seen
     entries = _memory(request, who).diary(participants=people, kind=kind)
     return [DiaryOut.of(e) for e in entries]
