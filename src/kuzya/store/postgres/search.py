@@ -170,19 +170,18 @@ class PostgresSearch(PostgresConnection, EpisodeReads):
         if not unique or k <= 0:
             return []
         with self._session:
-            stats = self._db.execute(
-                "SELECT documents, length FROM namespace_stats WHERE namespace = ?", (namespace,)
-            ).fetchone()
-            if not visible or stats is None or stats[0] <= 0:
+            # One statement, so one snapshot: a term never counts more documents than the
+            # namespace does while writers commit between reads.
+            rows = self._db.execute(
+                "SELECT s.documents, s.length, t.term, t.documents FROM namespace_stats s "
+                "LEFT JOIN term_stats t ON t.namespace = s.namespace "
+                f"AND t.term IN ({placeholders(unique)}) WHERE s.namespace = ?",
+                (*unique, namespace),
+            ).fetchall()
+            if not visible or not rows or rows[0][0] <= 0:
                 return []
-            frequency = {
-                term: int(documents)
-                for term, documents in self._db.execute(
-                    "SELECT term, documents FROM term_stats WHERE namespace = ? "
-                    f"AND term IN ({placeholders(unique)})",
-                    (namespace, *unique),
-                )
-            }
+            stats = rows[0]
+            frequency = {row[2]: int(row[3]) for row in rows if row[2] is not None}
             kept = affordable_terms(frequency)
             if not kept:
                 return []
