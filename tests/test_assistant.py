@@ -70,6 +70,20 @@ def test_small_model_takes_the_answer_field(memory: Memory) -> None:
     assistant.close()
 
 
+def test_a_small_models_answer_ends_at_the_line_break_it_escapes(memory: Memory) -> None:
+    raw = '{"answer": "Lisbon }\n\nThe user asked about a podcast and"}'
+    escaped = r'{"answer": "Oslo.\n\nThe user asked about a podcast and"}'
+    llm = ScriptedLLM([raw, escaped, raw])
+    small = Assistant(memory, llm, small_model=True)
+    assert small.reply("City?", conversation="c", participants=["ana"]).text == "Lisbon"
+    assert small.reply("City?", conversation="c", participants=["ana"]).text == "Oslo."
+    small.close()
+    capable = Assistant(memory, llm)
+    assert "podcast" in capable.reply("City?", conversation="d", participants=["ana"]).text
+    assert llm.calls[2].stop == ()  # a capable model writes the lines it needs
+    capable.close()
+
+
 def test_small_model_reads_the_facts_and_their_sources_next_to_the_message(
     memory: Memory,
 ) -> None:

@@ -37,14 +37,21 @@ SYSTEM = (
 ANSWER = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
 
 
+# A small model's answer is one line: a line break inside its JSON string, as it is
+# ("Lisbon }⏎⏎The user asked…") or escaped, starts a ramble, so it ends the reply.
+SMALL_STOP: tuple[str, ...] = ("\n", "\\n")
+
+
 def answer_text(text: str) -> str:
-    """The answer field of a JSON reply; the text itself if the model did not comply."""
+    """The answer field of a JSON reply (without a closing brace a small model writes
+    inside it, as in "Lisbon }"); the text itself if the model did not comply."""
     try:
         value = parse_json(text)
     except LLMError:
         return text
     answer = value.get("answer") if isinstance(value, dict) else None
-    return answer if isinstance(answer, str) and answer.strip() else text
+    answer = answer.rstrip().removesuffix("}").rstrip() if isinstance(answer, str) else None
+    return answer or text
 
 
 def _speaker(speaker: str | None, present: Sequence[str]) -> str:
@@ -206,6 +213,7 @@ class Assistant:
         # tool calls that act, waiting for their asker's yes, by (conversation, asker)
         self._waiting: dict[tuple[str, str], Pending] = {}
         self.max_tokens = max_tokens or (48 if small_model else 200)
+        self.stop = SMALL_STOP if small_model else ()
         # one thread, so the writes and the prefills after them run in order
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kuzya-remember")
         self._pending: list[Future[Any]] = []
@@ -426,6 +434,7 @@ class Assistant:
                 max_tokens=self.max_tokens,
                 temperature=self.temperature,
                 on_text=None if self.small_model else on_text,
+                stop=self.stop,
             )
             answer = answer_text(result.text) if self.small_model else result.text
             if self.small_model and on_text is not None and answer:

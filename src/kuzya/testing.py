@@ -15,7 +15,7 @@ import numpy as np
 from kuzya.embed.base import Vectors, normalise
 from kuzya.errors import LLMError
 from kuzya.language.text import terms
-from kuzya.llm.base import ChatMessage, Completion, Meter, Tool, Usage
+from kuzya.llm.base import ChatMessage, Completion, Meter, Tool, Usage, stop_strings
 
 
 class HashEmbedder:
@@ -49,6 +49,7 @@ class ScriptedCall:
     tools: tuple[Tool, ...]
     max_tokens: int
     temperature: float
+    stop: tuple[str, ...] = ()
 
 
 class ScriptedLLM:
@@ -85,13 +86,18 @@ class ScriptedLLM:
         max_tokens: int = 512,
         temperature: float = 0.0,
         on_text: Callable[[str], None] | None = None,
+        stop: Sequence[str] = (),
     ) -> Completion:
-        call = ScriptedCall(tuple(messages), json_schema, tuple(tools), max_tokens, temperature)
+        call = ScriptedCall(
+            tuple(messages), json_schema, tuple(tools), max_tokens, temperature, stop_strings(stop)
+        )
         with self._lock:
             self.calls.append(call)
             if not self._answers:
                 raise LLMError(f"ScriptedLLM ran out of answers at call {len(self.calls)}")
             answer = self._answers.popleft()
+        if isinstance(answer, str):  # cut where a runtime stops
+            answer = min((answer.split(s, 1)[0] for s in stop), key=len, default=answer)
         completion = answer if isinstance(answer, Completion) else _completion(messages, answer)
         self.meter.add(completion.usage)
         if on_text is not None and completion.text:  # word by word, as a model streams

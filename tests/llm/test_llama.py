@@ -136,6 +136,31 @@ def test_max_tokens_reports_length(smollm2: LlamaCpp) -> None:
 
 
 @pytest.mark.llm
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_stop_string_ends_the_text_before_it(smollm2: LlamaCpp, streamed: bool) -> None:
+    ask = [ChatMessage("user", "List five fruits, one per line.")]
+    whole = smollm2.chat(ask, max_tokens=40)
+    assert "\n" in whole.text.strip()  # without a stop the list runs on
+    pieces: list[str] = []
+    first = smollm2.chat(
+        ask, max_tokens=40, stop=["\n"], on_text=pieces.append if streamed else None
+    )
+    assert first.text and "\n" not in first.text and first.finish_reason == "stop"
+    assert whole.text.startswith(first.text)
+    assert "".join(pieces) == (first.text if streamed else "")
+    assert first.usage.completion_tokens < whole.usage.completion_tokens
+
+
+def test_more_than_four_or_empty_stop_strings_are_refused(tmp_path: Path) -> None:
+    gguf = tmp_path / "m.gguf"
+    gguf.write_bytes(b"never loaded")
+    llm = LlamaCpp(str(gguf))
+    for stop in (["a", "b", "c", "d", "e"], [""], "\n"):
+        with pytest.raises(InvalidInput, match="stop takes up to four"):
+            llm.chat([ChatMessage("user", "Hi")], stop=stop)
+
+
+@pytest.mark.llm
 def test_concurrent_chats_are_serialised(smollm2: LlamaCpp) -> None:
     results: list[str] = []
     errors: list[BaseException] = []

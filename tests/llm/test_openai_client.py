@@ -64,6 +64,15 @@ def test_request_body_and_path(server: FakeServer) -> None:
     llm.close()
 
 
+def test_stop_strings_go_in_the_request_only_when_given(server: FakeServer) -> None:
+    server.script(ok(), ok())
+    with client(server) as llm:
+        llm.chat(USER, stop=["\n", "User:"])
+        llm.chat(USER)
+    assert server.requests[0].body["stop"] == ["\n", "User:"]
+    assert "stop" not in server.requests[1].body
+
+
 def test_trailing_slash_in_base_url_is_stripped(server: FakeServer) -> None:
     server.script(ok())
     llm = OpenAICompatible("m", server.base_url + "/", retries=0)

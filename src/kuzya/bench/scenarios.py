@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kuzya import validate
-from kuzya.assistant import ANSWER, Assistant, answer_text
+from kuzya.assistant import ANSWER, SMALL_STOP, Assistant, answer_text
 from kuzya.bench.memories import KINDS, opened
 from kuzya.bench.stores import Place, places
 from kuzya.embed import Embedder
@@ -197,19 +197,21 @@ class Runner:
         model), so only the memory differs; and the seconds it took, with and without
         the notes."""
         assert self.llm is not None
-        schema = ANSWER if self.small_model else None
+        small = self.small_model
+        options: dict[str, Any] = {
+            "json_schema": ANSWER if small else None,
+            "max_tokens": 48 if small else 200,
+            "temperature": self.temperature,
+            "stop": SMALL_STOP if small else (),
+        }
         system = ChatMessage("system", OTHER_SYSTEM)
         asked = f"{probe.speaker}: {probe.question}\n(Answer in one short sentence.)"
         noted = f"Notes from memory:\n{context}\n\n{asked}" if context else asked
         started = time.perf_counter()
-        text = self.llm.chat([system, ChatMessage("user", noted)], json_schema=schema,
-                             max_tokens=48 if self.small_model else 200,
-                             temperature=self.temperature).text  # fmt: skip
+        text = self.llm.chat([system, ChatMessage("user", noted)], **options).text
         seconds = time.perf_counter() - started
         started = time.perf_counter()
-        self.llm.chat([system, ChatMessage("user", asked)], json_schema=schema,
-                      max_tokens=48 if self.small_model else 200,
-                      temperature=self.temperature)  # fmt: skip
+        self.llm.chat([system, ChatMessage("user", asked)], **options)
         bare = time.perf_counter() - started
         return (answer_text(text) if self.small_model else text), seconds, bare
 
@@ -272,6 +274,7 @@ def _bare_seconds(llm: LLM, probe: Probe, assistant: Assistant) -> tuple[float, 
         json_schema=ANSWER if assistant.small_model else None,
         max_tokens=assistant.max_tokens,
         temperature=assistant.temperature,
+        stop=assistant.stop,
     )
     return time.perf_counter() - prepared, prepared - started
 

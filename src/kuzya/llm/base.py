@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from kuzya.errors import InvalidInput
+
 
 @dataclass(frozen=True)
 class ToolCall:
@@ -77,6 +79,13 @@ class Meter:
             }
 
 
+def stop_strings(stop: Sequence[str]) -> tuple[str, ...]:
+    """`stop` checked as the OpenAI API takes it: at most four strings, none empty."""
+    if isinstance(stop, str) or len(stop) > 4 or not all(isinstance(s, str) and s for s in stop):
+        raise InvalidInput(f"stop takes up to four non-empty strings, not {stop!r}")
+    return tuple(stop)
+
+
 @runtime_checkable
 class LLM(Protocol):
     """A chat model. `name` says adapter and model ("openai:gpt-4o-mini", "llama:smollm2")."""
@@ -93,10 +102,12 @@ class LLM(Protocol):
         max_tokens: int = 512,
         temperature: float = 0.0,
         on_text: Callable[[str], None] | None = None,
+        stop: Sequence[str] = (),
     ) -> Completion:
         """One completion. With `json_schema` the model is asked (or constrained, where the
         runtime allows) to answer with one JSON value of that schema; the caller still
-        validates it (see `kuzya.llm.structured`). Raises `LLMError` when it fails.
+        validates it (see `kuzya.llm.structured`). Raises `LLMError` when it fails. The
+        text ends before the first of the `stop` strings the model writes (at most four).
 
         With `on_text`, a plain completion (no tools, no schema) is streamed: each piece
         goes to `on_text` as the model writes it, and a failure after the first piece is

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from kuzya.errors import InvalidInput, LLMError
-from kuzya.llm.base import ChatMessage, Completion, Meter, Tool, ToolCall, Usage
+from kuzya.llm.base import (
+    ChatMessage,
+    Completion,
+    Meter,
+    Tool,
+    ToolCall,
+    Usage,
+    stop_strings,
+)
 from kuzya.llm.models import llama_cpp_module, model_path
 
 
@@ -90,10 +98,11 @@ class LlamaCpp:
         max_tokens: int = 512,
         temperature: float = 0.0,
         on_text: Callable[[str], None] | None = None,
+        stop: Sequence[str] = (),
     ) -> Completion:
         if max_tokens < 1:  # llama.cpp reads 0 as "until the context is full"
             raise InvalidInput(f"max_tokens must be at least 1, not {max_tokens}")
-        turns = _turns(messages)
+        turns, stops = _turns(messages), stop_strings(stop)
         schema: Mapping[str, Any] | None = json_schema
         if tools:
             turns = _with_tool_instructions(turns, tools)
@@ -108,6 +117,7 @@ class LlamaCpp:
                 # reproducibly from the adapter's seed
                 "seed": self._seed + self.meter.calls,
                 "grammar": None if schema is None else _grammar(schema),
+                "stop": list(stops) or None,
             }
             try:
                 if on_text is not None and schema is None:

@@ -14,7 +14,7 @@ from typing import Any, Self
 import httpx
 
 from kuzya.errors import InvalidInput, LLMError
-from kuzya.llm.base import ChatMessage, Completion, Meter, Tool, ToolCall, Usage
+from kuzya.llm.base import ChatMessage, Completion, Meter, Tool, ToolCall, Usage, stop_strings
 
 JSON_MODES = ("schema", "object", "none")
 ROLES = ("system", "user", "assistant", "tool")
@@ -78,8 +78,11 @@ class OpenAICompatible:
         max_tokens: int = 512,
         temperature: float = 0.0,
         on_text: Callable[[str], None] | None = None,
+        stop: Sequence[str] = (),
     ) -> Completion:
         payload = self._payload(messages, json_schema, tools, max_tokens, temperature)
+        if stop:
+            payload["stop"] = list(stop_strings(stop))
         streamed = on_text is not None and not tools and json_schema is None
         problem = ""
         for attempt in range(self.retries + 1):
