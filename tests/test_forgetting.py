@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from kuzya.assistant import Assistant
 from kuzya.memory import Memory
 from kuzya.model import Kind
+from kuzya.testing import ScriptedLLM
 
 T0 = datetime(2026, 3, 2, 10, tzinfo=UTC)
 
@@ -67,6 +68,22 @@ def test_a_reply_made_from_a_deleted_message_is_deleted_too(memory: Memory) -> N
     assert "4821" not in " ".join(e.text for e in memory.get_all())
     assert [h.event for h in memory.history(replies[0].id)] == ["ADD", "DELETE"]
     assert memory.get(other.id).text == "I like rowing."
+
+
+def test_a_reply_repeating_a_profile_fact_goes_with_the_message_that_stated_it(
+    memory: Memory,
+) -> None:
+    source = memory.remember("I live in Lisbon.", speaker="ana", conversation="c1", time=day(0))
+    memory.sleep(now=day(0))
+    llm = ScriptedLLM(["You live in Lisbon."])  # from the profile in the system prompt
+    assistant = Assistant(memory, llm)
+    assistant.reply("Any plans?", conversation="c2", participants=["ana"], now=day(1))
+    assistant.close()
+    assert "lives in Lisbon" in llm.calls[0].messages[0].content
+    assert any(e.speaker == "assistant" for e in memory.get_all())
+    memory.delete(source.id)
+    assert "lisbon" not in everything_said(memory)
+    assert all(e.speaker == "ana" for e in memory.get_all())
 
 
 def test_a_reply_belongs_to_those_present_and_not_to_the_assistant(memory: Memory) -> None:

@@ -417,8 +417,9 @@ class Assistant:
         on_text: Callable[[str], None] | None = None,
     ) -> tuple[str, Usage, tuple[ToolCall, ...], set[int], Pending | None]:
         """The reply, its cost, the tools it called, the memories it was made from (what
-        its notes and the people's turns came from, the memories its tools found, and the
-        profile facts it repeats), and a call of a tool that waits for a yes."""
+        its notes and the people's turns came from and the memories its tools found; the
+        profile facts it repeats join them in `_repeated`), and a call of a tool that waits
+        for a yes."""
         if self.llm is None:
             answer, quoted = extractive_reply(text, recall)
             if on_text is not None and answer:
@@ -450,11 +451,6 @@ class Assistant:
             )  # fmt: skip
             answer, usage, calls, pending = talk.answer, talk.usage, tuple(talk.calls), talk.pending
             used.update(talk.found)
-        said = set(terms(answer))
-        facts = self.memory.profile(who, participants=present, now=recall.now).facts
-        for fact in facts[: self.profile_facts]:
-            if set(terms(fact.value)) <= said:
-                used.update(fact.sources)
         return answer.strip(), usage, calls, used, pending
 
     def _remember(self, turn: _Turn) -> None:
@@ -466,13 +462,26 @@ class Assistant:
             )  # fmt: skip
         if turn.answer.strip():
             scope = self.memory.store.scope(self.memory.namespace, turn.present)
-            still_there = {e.id for e in self.memory.store.fetch(scope, sorted(turn.used))}
+            used = turn.used | self._repeated(turn)
+            still_there = {e.id for e in self.memory.store.fetch(scope, sorted(used))}
             said.append(
                 {"text": turn.answer, "speaker": self.name, "conversation": turn.conversation,
                  "participants": list(turn.present), "time": turn.moment,
                  "metadata": {"role": "assistant"}, "derived_from": sorted(still_there)}
             )  # fmt: skip
         self.memory.remember_many(said)
+
+    def _repeated(self, turn: _Turn) -> set[int]:
+        """The sources of the profile facts the answer repeats (from the system prompt,
+        so no note names them); worked out after the reply, off its path."""
+        said = set(terms(turn.answer))
+        facts = self.memory.profile(turn.who, participants=turn.present, now=turn.moment).facts
+        return {
+            source
+            for fact in facts[: self.profile_facts]
+            if set(terms(fact.value)) <= said
+            for source in fact.sources
+        }
 
     def _after(self, work: Callable[..., None], *arguments: Any) -> None:
         """Run `work` on the writer thread, after what was queued before it."""
