@@ -31,6 +31,7 @@ from kuzya.cli.options import (
 from kuzya.cli.options import ids as _ids
 from kuzya.cli.options import open_memory as _open
 from kuzya.cli.recurrent import recurrent_app
+from kuzya.cli.sim import sim_app
 from kuzya.cli.transfer import store_all
 from kuzya.config import settings
 from kuzya.errors import InvalidInput, KuzyaError
@@ -51,6 +52,7 @@ app.add_typer(bench_app, name="bench")
 app.add_typer(eval_app, name="eval")
 app.add_typer(serve.keys_app, name="keys")
 app.add_typer(recurrent_app, name="recurrent")
+app.add_typer(sim_app, name="sim")
 app.command()(serve.serve)
 app.command()(serve.mcp)
 app.command()(serve.worker)
