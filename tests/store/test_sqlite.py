@@ -26,6 +26,19 @@ def test_file_is_in_wal_mode_and_bound_to_its_embedder(tmp_path):
         db.close()
 
 
+def test_its_size_counts_the_pages_still_in_the_write_ahead_log(tmp_path):
+    store = SQLiteStore(tmp_path / "s.db")
+    store.bind_embedder("hash", 8)
+    store.add_episodes("ns", _batch(500, distinct_audiences=False))
+    wal = tmp_path / "s.db-wal"
+    on_disk = (tmp_path / "s.db").stat().st_size + wal.stat().st_size
+    try:
+        assert wal.stat().st_size > 0  # not checkpointed yet
+        assert store.stats("ns")["bytes"] == on_disk
+    finally:
+        store.close()
+
+
 def _batch(count: int, distinct_audiences: bool) -> list[NewEpisode]:
     vector = np.ones(8, dtype=np.float32) / np.sqrt(8)
     now = datetime(2024, 1, 1, tzinfo=UTC)

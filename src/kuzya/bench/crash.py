@@ -36,6 +36,7 @@ from kuzya.bench.crash_driver import NAMESPACE
 from kuzya.embed import Embedder
 from kuzya.memory import Memory
 from kuzya.model import DiaryEntry, Fact
+from kuzya.store.sqlite.files import store_files
 from kuzya.store.sqlite.store import SQLiteStore
 from kuzya.transfer.jsonl import read_jsonl
 
@@ -329,8 +330,7 @@ def _leftovers(operation: Operation) -> list[str]:
     purged)."""
     if operation.name != "forget":
         return []
-    files = [operation.path, operation.path.with_name(operation.path.name + "-wal")]
-    content = b"".join(f.read_bytes() for f in files if f.exists())
+    content = b"".join(f.read_bytes() for f in store_files(operation.path) if f.exists())
     return [
         f"{secret!r} is still in the store's files"
         for secret in SECRETS

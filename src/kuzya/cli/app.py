@@ -39,6 +39,7 @@ from kuzya.images import ImageFolder, VisionDescriber, read_image, remember_imag
 from kuzya.memory import Memory
 from kuzya.model import Recall
 from kuzya.store.opening import is_url, shown
+from kuzya.store.sqlite.files import store_files
 from kuzya.transfer.jsonl import read_jsonl
 
 app = typer.Typer(
@@ -263,8 +264,7 @@ def compact(
 
 def _store_bytes(path: Path) -> int:
     """The store file and its write-ahead log."""
-    files = (path, path.with_name(path.name + "-wal"))
-    return sum(f.stat().st_size for f in files if f.exists())
+    return sum(f.stat().st_size for f in store_files(path) if f.exists())
 
 
 DEMO_NAMESPACE = "noodle-shop"

@@ -66,11 +66,17 @@ def access(path: Path, *, create: bool, read_only: bool | None) -> Access:
         raise StoreError(f"store {path} is not writable (open it read-only to read it)")
     if not read_only:
         return Access(_uri(path, "rw"), read_only=False)
-    wal = path.with_name(path.name + "-wal")
+    wal = store_files(path)[1]
     # SQLite reads a WAL store only by writing its -shm file beside it; with no WAL to
     # read and a folder it cannot write, it reads the file as it is.
     immutable = not os.access(folder, os.W_OK) and not wal.exists()
     return Access(_uri(path, "ro") + ("&immutable=1" if immutable else ""), read_only=True)
+
+
+def store_files(path: Path) -> tuple[Path, Path]:
+    """The store file and its write-ahead log, which holds the newest pages until a
+    checkpoint: together, the store's bytes on disk."""
+    return path, path.with_name(path.name + "-wal")
 
 
 def _uri(path: Path, mode: str) -> str:

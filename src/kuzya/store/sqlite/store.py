@@ -14,7 +14,7 @@ from kuzya.store.sql.entities import EntityTables
 from kuzya.store.sql.jobs import JobTables
 from kuzya.store.sql.keys import KeyTables
 from kuzya.store.sql.transfer import TransferTables
-from kuzya.store.sqlite.files import one_line_errors
+from kuzya.store.sqlite.files import one_line_errors, store_files
 from kuzya.store.sqlite.operations import Operations
 from kuzya.store.sqlite.search import SearchTables
 
@@ -37,5 +37,5 @@ class SQLiteStore(
         return {
             **super().stats(namespace),
             "path": str(self.path),
-            "bytes": self.path.stat().st_size if self.path.exists() else 0,
+            "bytes": sum(p.stat().st_size for p in store_files(self.path) if p.exists()),
         }
