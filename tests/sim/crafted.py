@@ -4,37 +4,12 @@ from __future__ import annotations
 
 from kuzya.memory import Memory
 from kuzya.sim.customers import Customer, Plan, Script, Secret, Visit
-from kuzya.sim.menu import Order
 
 
 def customer(
     cid: str, allergies: frozenset[str] = frozenset(), secret: Secret | None = None
 ) -> Customer:
     return Customer(cid, cid.capitalize(), allergies, secret)
-
-
-def plan(
-    cid: str,
-    order: Order,
-    *,
-    first: bool = False,
-    changed: tuple[str, ...] = (),
-    wants_recommendation: bool = False,
-    asks_recommendation: bool = False,
-    asks_last_visit: bool = False,
-    confides: Secret | None = None,
-) -> Plan:
-    return Plan(
-        customer=cid,
-        first=first,
-        order=order,
-        diet=None,
-        changed=changed,
-        wants_recommendation=wants_recommendation,
-        asks_recommendation=asks_recommendation,
-        asks_last_visit=asks_last_visit,
-        confides=confides,
-    )
 
 
 def scripted(customers: list[Customer], visits: list[tuple[int, list[Plan]]]) -> Script:

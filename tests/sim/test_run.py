@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,11 @@ from typer.testing import CliRunner
 from kuzya.cli.app import app
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
-from kuzya.llm.base import ChatMessage, Completion, Meter, Tool
 from kuzya.memory import Memory
 from kuzya.sim import plot
 from kuzya.sim.customers import script
 from kuzya.sim.run import NAMESPACE, play, run
+from kuzya.testing import ScriptedLLM
 from tests.llm.scripted_server import ok, running
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -52,40 +51,14 @@ def test_a_short_run_meets_the_targets(seed: int, use_embedder: Embedder) -> Non
     assert totals["prompt_words_slope"] < totals["naive_prompt_words_slope"] / 10
 
 
-class _Junk:
-    """A model that never writes usable JSON and loses every name it should say."""
-
-    name = "junk"
-
-    def __init__(self) -> None:
-        self.meter = Meter()
-        self.calls = 0
-
-    def chat(
-        self,
-        messages: Sequence[ChatMessage],
-        *,
-        json_schema: Mapping[str, Any] | None = None,
-        tools: Sequence[Tool] = (),
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        on_text: Any = None,
-        stop: Sequence[str] = (),
-    ) -> Completion:
-        self.calls += 1
-        return Completion('{"event": "nothing, "preference"' if json_schema else "Hello!")
-
-    def prefill(self, messages: Sequence[ChatMessage]) -> None:
-        return None
-
-
 def test_bad_model_output_falls_back_to_the_rules(tmp_path: Path, use_embedder: Embedder) -> None:
-    junk = _Junk()
+    # never usable JSON for the diary, and a line that loses every name for the waiter
+    junk = ScriptedLLM(['{"event": "nothing, "preference"'] * 10_000)
     with Memory.open(tmp_path / "j.db", namespace=NAMESPACE, embedder=use_embedder,
                      llm="none") as memory:  # fmt: skip
         totals = play(memory, script(2, 8, 4), llm=junk).totals
         entries = memory.diary(participants=["waiter"], kind="conversation")
-    assert junk.calls > 0
+    assert junk.calls and junk.pending  # asked, and the script did not run dry
     assert totals["diary_fallbacks"] == totals["diary_written"] > 0
     assert totals["line_fallbacks"] > 0
     for entry in entries:

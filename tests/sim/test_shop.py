@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 from kuzya.memory import Memory
-from kuzya.sim.customers import Secret
+from kuzya.sim.customers import Plan, Secret
 from kuzya.sim.menu import DISHES, Order
 from kuzya.sim.metrics import Scorer
 from kuzya.sim.run import play
-from tests.sim.crafted import customer, plan, scripted, transcript
+from tests.sim.crafted import customer, scripted, transcript
 
 TONKOTSU = Order("tonkotsu ramen", "medium spice", "extra noodles", "extra egg")
 SHOYU = Order("shoyu ramen", "medium spice", "extra noodles", "extra egg")
@@ -22,10 +22,10 @@ MISO = Order("miso ramen", "hot spice", "half noodles", "no extras")
 def test_a_told_change_is_proposed_from_the_next_visit_on(shop_memory: Memory) -> None:
     mika = customer("mika")
     result = play(shop_memory, scripted([mika], [
-        (0, [plan("mika", TONKOTSU, first=True)]),
-        (1, [plan("mika", SHOYU, changed=("dish",))]),  # told: "I've switched ..."
-        (2, [plan("mika", SHOYU)]),
-        (3, [plan("mika", SHOYU)]),
+        (0, [Plan("mika", TONKOTSU, first=True)]),
+        (1, [Plan("mika", SHOYU, changed=("dish",))]),  # told: "I've switched ..."
+        (2, [Plan("mika", SHOYU)]),
+        (3, [Plan("mika", SHOYU)]),
     ]))  # fmt: skip
     assert "The usual: tonkotsu ramen" in transcript(shop_memory, "visit-2")[0]
     for visit in ("visit-3", "visit-4"):
@@ -54,12 +54,12 @@ JUN_SECRET = Secret(
 def test_a_confidence_never_reaches_another_customer_or_the_chef(shop_memory: Memory) -> None:
     mika, jun = customer("mika", secret=MIKA_SECRET), customer("jun", secret=JUN_SECRET)
     result = play(shop_memory, scripted([mika, jun], [
-        (0, [plan("mika", TONKOTSU, first=True, confides=MIKA_SECRET)]),
-        (1, [plan("jun", MISO, first=True, wants_recommendation=True),
-             plan("mika", TONKOTSU, confides=None)]),
-        (2, [plan("jun", MISO, asks_recommendation=True, confides=JUN_SECRET)]),
-        (3, [plan("jun", MISO, asks_last_visit=True), plan("mika", TONKOTSU)]),
-        (4, [plan("mika", TONKOTSU, asks_last_visit=True)]),
+        (0, [Plan("mika", TONKOTSU, first=True, confides=MIKA_SECRET)]),
+        (1, [Plan("jun", MISO, first=True, wants_recommendation=True),
+             Plan("mika", TONKOTSU, confides=None)]),
+        (2, [Plan("jun", MISO, asks_recommendation=True, confides=JUN_SECRET)]),
+        (3, [Plan("jun", MISO, asks_last_visit=True), Plan("mika", TONKOTSU)]),
+        (4, [Plan("mika", TONKOTSU, asks_last_visit=True)]),
     ]))  # fmt: skip
     assert result.totals["leaks"] == 0
     assert result.totals["secrets_kept"] == 1.0  # both secrets are in memory, for their tellers
@@ -91,7 +91,7 @@ def test_a_confidence_never_reaches_another_customer_or_the_chef(shop_memory: Me
 
 def test_the_leak_check_finds_a_secret_shown_to_anyone_else() -> None:
     scorer = Scorer(scripted([customer("mika", secret=MIKA_SECRET)],
-                             [(0, [plan("mika", TONKOTSU, first=True)])]))  # fmt: skip
+                             [(0, [Plan("mika", TONKOTSU, first=True)])]))  # fmt: skip
     scorer.seen(0, ["mika", "waiter"], MIKA_SECRET.text)
     assert scorer.totals()["leaks"] == 0
     scorer.seen(0, ["chef"], f"notes: {MIKA_SECRET.text.upper()}")
@@ -107,11 +107,11 @@ def test_no_allergen_is_ever_offered_or_served(shop_memory: Memory) -> None:
     ada = customer("ada", allergies=frozenset({"egg"}))
     yakisoba = Order("yakisoba", "mild spice", "regular noodles", "extra egg")
     result = play(shop_memory, scripted([iris, ada], [
-        (0, [plan("iris", MISO, first=True, wants_recommendation=True),
-             plan("ada", yakisoba, first=True)]),
-        (3, [plan("iris", MISO, wants_recommendation=True)]),  # tantanmen is the day's first
-        (4, [plan("ada", yakisoba, wants_recommendation=True)]),
-        (5, [plan("iris", MISO, wants_recommendation=True)]),
+        (0, [Plan("iris", MISO, first=True, wants_recommendation=True),
+             Plan("ada", yakisoba, first=True)]),
+        (3, [Plan("iris", MISO, wants_recommendation=True)]),  # tantanmen is the day's first
+        (4, [Plan("ada", yakisoba, wants_recommendation=True)]),
+        (5, [Plan("iris", MISO, wants_recommendation=True)]),
     ]))  # fmt: skip
     assert result.totals["allergy_violations"] == 0
     said = [f"{e.speaker}: {e.text}" for e in shop_memory.get_all(limit=1000)]

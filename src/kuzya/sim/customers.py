@@ -57,9 +57,9 @@ class Plan:
     """What one customer does at one visit, and the truth at that time (for the scorer)."""
 
     customer: str
-    first: bool
     order: Order  # what the customer wants today
-    diet: str | None
+    first: bool = False  # the customer's first visit
+    diet: str | None = None
     changed: tuple[str, ...] = ()  # aspects changed since the last visit
     new_diet: bool = False  # the diet changed since the last visit
     wants_recommendation: bool = False
