@@ -181,6 +181,48 @@ def test_concurrent_chats_are_serialised(smollm2: LlamaCpp) -> None:
 
 
 @pytest.mark.llm
+def test_every_call_runs_on_one_llama_thread(
+    smollm2: LlamaCpp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # OpenMP gives each calling thread its own team of workers: with two teams on two
+    # cores every token took 2.6 times as long, so all calls go through one thread
+    engine = smollm2._loaded()
+    callers: list[int] = []
+    ran_on: list[int] = []
+    real = engine.create_chat_completion
+
+    def recorded(**options: Any) -> Any:
+        ran_on.append(threading.get_ident())
+        return real(**options)
+
+    monkeypatch.setattr(engine, "create_chat_completion", recorded)
+
+    def ask() -> None:
+        callers.append(threading.get_ident())
+        smollm2.chat([ChatMessage("user", "Say hi.")], max_tokens=2)
+
+    ask()
+    smollm2.prefill([ChatMessage("system", "Be brief.")])
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(ran_on) == 4 and len(set(ran_on)) == 1
+    assert ran_on[0] not in callers and len(set(callers)) == 3
+
+
+@pytest.mark.llm
+def test_calling_the_model_from_its_own_stream_fails_clearly(smollm2: LlamaCpp) -> None:
+    def again(_: str) -> None:
+        smollm2.chat([ChatMessage("user", "Hi")], max_tokens=1)
+
+    with pytest.raises(LLMError, match="while it writes"):
+        smollm2.chat([ChatMessage("user", "Say hi.")], max_tokens=4, on_text=again)
+    assert smollm2.chat([ChatMessage("user", "Say hi.")], max_tokens=2).text  # still usable
+
+
+@pytest.mark.llm
 def test_prefill_reads_the_prefix_and_changes_no_answer(smollm2: LlamaCpp) -> None:
     prefix = [ChatMessage("system", "Facts: the user's cat is named Tom and is grey.")]
     question = [*prefix, ChatMessage("user", "What colour is my cat?")]

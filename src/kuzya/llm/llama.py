@@ -4,7 +4,8 @@ The model's own chat template formats the turns. A JSON schema becomes a grammar
 output is one JSON value of that shape. The embedded models have no dependable native tool
 calling, so tools are a constrained choice: the model answers with one JSON object,
 `{"tool": name, "arguments": {...}}` or `{"answer": "..."}`, whose grammar is built from the
-tools' schemas. llama.cpp is not re-entrant: one lock serialises each model.
+tools' schemas. Every call runs on one thread of the process (see `_on_llama_thread`), which
+also serialises them: llama.cpp is not re-entrant.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.llm.base import (
@@ -29,6 +31,35 @@ from kuzya.llm.base import (
     stop_strings,
 )
 from kuzya.llm.models import llama_cpp_module, model_path
+
+T = TypeVar("T")
+
+_runner: tuple[int, ThreadPoolExecutor] | None = None
+_runner_lock = threading.Lock()
+_inside = threading.local()
+
+
+def _on_llama_thread(work: Callable[[], T]) -> T:
+    """`work()` run on the process's one llama.cpp thread, waited for. llama.cpp's OpenMP
+    gives each thread that calls it a team of workers of its own; with more workers than
+    cores they stop spinning between steps and every token takes about 2.6 times as long
+    (a reply after a background prefill did). One calling thread keeps one team."""
+    global _runner
+    if getattr(_inside, "active", False):
+        raise LLMError("a local model cannot be called while it writes (from on_text)")
+    with _runner_lock:
+        if _runner is None or _runner[0] != os.getpid():  # a forked child starts its own
+            _runner = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="kuzya-llama"))
+        executor = _runner[1]
+
+    def inside() -> T:
+        _inside.active = True
+        try:
+            return work()
+        finally:
+            _inside.active = False
+
+    return executor.submit(inside).result()
 
 
 class _Engine(Protocol):
@@ -62,14 +93,12 @@ class LlamaCpp:
         # llama.cpp would use half the cores; prompt reading is what memory adds, so use all
         self._threads = threads or os.cpu_count() or 1
         self._seed = seed
-        self._lock = threading.Lock()
         self._engine: _Engine | None = None
         self._call_ids = itertools.count(1)
 
     def load(self) -> None:
         """Load the weights now rather than on the first `chat` (idempotent)."""
-        with self._lock:
-            self._loaded()
+        _on_llama_thread(self._loaded)
 
     def _loaded(self) -> _Engine:
         if self._engine is None:
@@ -107,52 +136,69 @@ class LlamaCpp:
         if tools:
             turns = _with_tool_instructions(turns, tools)
             schema = _choice_schema(tools, json_schema)
-        with self._lock:
-            engine = self._loaded()
-            options = {
-                "messages": turns,
-                "temperature": temperature,
-                "max_tokens": max_tokens,
-                # greedy decoding ignores the seed; sampling draws anew on every call,
-                # reproducibly from the adapter's seed
-                "seed": self._seed + self.meter.calls,
-                "grammar": None if schema is None else _grammar(schema),
-                "stop": list(stops) or None,
-            }
-            try:
-                if on_text is not None and schema is None:
-                    text, reason, usage = _streamed(engine, options, on_text)
-                else:
-                    response = engine.create_chat_completion(**options)
-                    choice = response["choices"][0]
-                    text = choice["message"]["content"] or ""
-                    reason = choice.get("finish_reason")
-                    usage = Usage(
-                        prompt_tokens=int(response["usage"]["prompt_tokens"]),
-                        completion_tokens=int(response["usage"]["completion_tokens"]),
-                    )
-                    if on_text is not None and text and not tools:
-                        on_text(text)
-            except Exception as e:
-                hint = f"; raise n_ctx={self._n_ctx}" if "context window" in str(e) else ""
-                raise LLMError(f"{self.name} failed: {e}{hint}") from e
+        text, reason, usage = _on_llama_thread(
+            lambda: self._complete(turns, schema, max_tokens, temperature, stops, on_text, tools)
+        )
         self.meter.add(usage)
         finish = "length" if reason == "length" else "stop"
         if not tools:
             return Completion(text=text, usage=usage, finish_reason=finish)
         return _tool_completion(text, finish, usage, self._next_call_id, max_tokens)
 
+    def _complete(
+        self,
+        turns: list[dict[str, str]],
+        schema: Mapping[str, Any] | None,
+        max_tokens: int,
+        temperature: float,
+        stops: Sequence[str],
+        on_text: Callable[[str], None] | None,
+        tools: Sequence[Tool],
+    ) -> tuple[str, str | None, Usage]:
+        """The model's text, why it stopped and its usage (on the llama.cpp thread)."""
+        engine = self._loaded()
+        options = {
+            "messages": turns,
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            # greedy decoding ignores the seed; sampling draws anew on every call,
+            # reproducibly from the adapter's seed
+            "seed": self._seed + self.meter.calls,
+            "grammar": None if schema is None else _grammar(schema),
+            "stop": list(stops) or None,
+        }
+        try:
+            if on_text is not None and schema is None:
+                return _streamed(engine, options, on_text)
+            response = engine.create_chat_completion(**options)
+        except LLMError:
+            raise
+        except Exception as e:
+            hint = f"; raise n_ctx={self._n_ctx}" if "context window" in str(e) else ""
+            raise LLMError(f"{self.name} failed: {e}{hint}") from e
+        choice = response["choices"][0]
+        text = choice["message"]["content"] or ""
+        usage = Usage(
+            prompt_tokens=int(response["usage"]["prompt_tokens"]),
+            completion_tokens=int(response["usage"]["completion_tokens"]),
+        )
+        if on_text is not None and text and not tools:
+            on_text(text)
+        return text, choice.get("finish_reason"), usage
+
     def prefill(self, messages: Sequence[ChatMessage]) -> None:
         """Read the prompt that `messages` start: llama.cpp keeps the last prompt's keys
         and values, so the next `chat` reads only what follows the common start."""
-        with self._lock:
+        turns = _turns(messages)
+
+        def read() -> Any:
             engine = self._loaded()
             try:
-                response = engine.create_chat_completion(
-                    messages=_turns(messages), max_tokens=1, temperature=0.0
-                )
+                return engine.create_chat_completion(messages=turns, max_tokens=1, temperature=0.0)
             except Exception as e:
                 raise LLMError(f"{self.name} failed to read a prompt: {e}") from e
+
+        response = _on_llama_thread(read)
         self.meter.add(Usage(int(response["usage"]["prompt_tokens"]), 1))
 
     @property
@@ -163,9 +209,10 @@ class LlamaCpp:
     def count_tokens(self, text: str) -> int:
         """The tokens `text` takes in this model (its chat template's own tokens not
         included); loads the model if needed."""
-        with self._lock:
-            engine = self._loaded()
-            return len(engine.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        encoded = text.encode("utf-8")
+        return _on_llama_thread(
+            lambda: len(self._loaded().tokenize(encoded, add_bos=False, special=False))
+        )
 
     def _next_call_id(self) -> str:
         return f"call_{next(self._call_ids)}"  # itertools.count is atomic under the GIL
