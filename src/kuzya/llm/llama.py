@@ -109,6 +109,7 @@ class LlamaCpp:
                     n_threads=self._threads,
                     n_threads_batch=self._threads,
                     seed=self._seed,
+                    flash_attn=True,
                     verbose=False,
                 )
             except LLMError:
