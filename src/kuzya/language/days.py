@@ -18,9 +18,11 @@ _WORD = re.compile(r"\w+")
 
 
 def day_label(day: datetime, russian: bool) -> str:
-    if russian:
-        return f"{day.day} {_RU_MONTHS_OF[day.month - 1]} {day.year}"
-    return day.strftime("%-d %B %Y")
+    return f"{_day_month(day, russian)} {day.year}"
+
+
+def _day_month(day: datetime, russian: bool) -> str:
+    return f"{day.day} {_RU_MONTHS_OF[day.month - 1]}" if russian else day.strftime("%-d %B")
 
 
 def day_name(day: datetime, russian: bool = False, *, short: bool = False) -> str:
@@ -34,7 +36,8 @@ def day_name(day: datetime, russian: bool = False, *, short: bool = False) -> st
 
 def span_label(start: datetime, end: datetime, russian: bool = False) -> str:
     """The days [start, end) in words: "3 August 2026", "August 2026", "2026", or a
-    range; in Russian with `russian` ("3 августа 2026", "август 2026")."""
+    range said once ("7-8 November 2026", "30 November - 6 December 2026"); in Russian
+    with `russian` ("3 августа 2026", "август 2026", "7-8 ноября 2026")."""
     days = (end - start).days
     if days <= 1:
         return day_label(start, russian)
@@ -44,7 +47,12 @@ def span_label(start: datetime, end: datetime, russian: bool = False) -> str:
         return start.strftime("%B %Y")
     if start.month == 1 and start.day == 1 and days >= 365:
         return start.strftime("%Y")
-    return f"{day_label(start, russian)} - {day_label(end - timedelta(days=1), russian)}"
+    last = end - timedelta(days=1)
+    if start.year != last.year:
+        return f"{day_label(start, russian)} - {day_label(last, russian)}"
+    if start.month != last.month:
+        return f"{_day_month(start, russian)} - {day_label(last, russian)}"
+    return f"{start.day}-{day_label(last, russian)}"
 
 
 def span_note(phrase: str, start: datetime, end: datetime) -> str | None:
