@@ -146,6 +146,13 @@ def _states(item: RecallItem) -> bool:
 
 # after the question: a small model otherwise may recite its notes instead of answering
 _BRIEFLY = {False: "(Answer in one short sentence.)", True: "(Ответь одним коротким предложением.)"}
+
+
+def briefly(question: str) -> str:
+    """The line that follows a question with notes, in the question's language."""
+    return _BRIEFLY[is_russian(question)]
+
+
 _NOTES_LEAD = {
     False: "Notes from memory ({who} is asking; today is {today}):",
     True: "Заметки из памяти (спрашивает {who}; сегодня {today}):",
@@ -317,7 +324,7 @@ class Assistant:
             today = day_name(recall.now, russian)
             lead = _NOTES_LEAD[russian].format(who=who, today=today)
             listed = notes.as_notes(russian, in_time_order=query.asks_now(text))
-            said = f"{lead}\n{listed}\n\n{said}\n{_BRIEFLY[russian]}"
+            said = f"{lead}\n{listed}\n\n{said}\n{briefly(text)}"
         used = {s for item in notes.items for s in item.sources}
         used.update(turn.id for turn in turns if not is_assistant(turn))
         return [*messages, ChatMessage("user", said)], used

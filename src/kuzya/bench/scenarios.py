@@ -18,7 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kuzya import validate
-from kuzya.assistant import ANSWER, SMALL_STOP, Assistant, answer_text
+from kuzya.assistant import ANSWER, SMALL_STOP, Assistant, answer_text, briefly
 from kuzya.bench.memories import KINDS, opened
 from kuzya.bench.stores import Place, places
 from kuzya.embed import Embedder
@@ -205,7 +205,7 @@ class Runner:
             "stop": SMALL_STOP if small else (),
         }
         system = ChatMessage("system", OTHER_SYSTEM)
-        asked = f"{probe.speaker}: {probe.question}\n(Answer in one short sentence.)"
+        asked = f"{probe.speaker}: {probe.question}\n{briefly(probe.question)}"
         noted = f"Notes from memory:\n{context}\n\n{asked}" if context else asked
         started = time.perf_counter()
         text = self.llm.chat([system, ChatMessage("user", noted)], **options).text
@@ -264,13 +264,15 @@ class Runner:
 
 def _bare_seconds(llm: LLM, probe: Probe, assistant: Assistant) -> tuple[float, float]:
     """The same model with the same settings answering the same question with no memory
-    at all: the seconds to prepare its prefix (the system prompt), then to reply."""
+    at all: the seconds to prepare its prefix (the system prompt), then to reply. The
+    question is asked as it is with notes, one short sentence wanted: asked bare, a small
+    model fills its 48 tokens and makes memory look free."""
     system = [ChatMessage("system", assistant.system_prompt(probe.participants))]
     started = time.perf_counter()
     llm.prefill(system)
     prepared = time.perf_counter()
     llm.chat(
-        [*system, ChatMessage("user", probe.question)],
+        [*system, ChatMessage("user", f"{probe.question}\n{briefly(probe.question)}")],
         json_schema=ANSWER if assistant.small_model else None,
         max_tokens=assistant.max_tokens,
         temperature=assistant.temperature,
