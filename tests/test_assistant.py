@@ -10,8 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kuzya.assistant import Assistant, asks_about_replies, extractive_reply
+from kuzya.assistant import Assistant, asks_about_replies
 from kuzya.errors import InvalidInput, LLMError
+from kuzya.extractive import extractive_reply
 from kuzya.llm.base import ChatMessage, Completion, ToolCall
 from kuzya.memory import Memory
 from kuzya.model import Kind, Recall, RecallItem
@@ -20,6 +21,8 @@ from kuzya.testing import ScriptedLLM
 from kuzya.tools import Toolbox
 
 NOW = datetime(2026, 3, 5, 9, tzinfo=UTC)
+# `ahead_words=0` below: the notes next to the message, as a prompt has them for what the
+# read-ahead notes lack (tests/test_ahead.py has the read-ahead)
 
 
 def test_prompt_holds_memory_and_the_turn_is_remembered_after(memory: Memory) -> None:
@@ -30,7 +33,7 @@ def test_prompt_holds_memory_and_the_turn_is_remembered_after(memory: Memory) ->
         time=datetime(2026, 3, 1, tzinfo=UTC),
     )
     llm = ScriptedLLM(["Your dog is Rex."])
-    assistant = Assistant(memory, llm)
+    assistant = Assistant(memory, llm, ahead_words=0)
     reply = assistant.reply(
         "What is my dog's name?", conversation="s2", participants=["user"], now=NOW
     )
@@ -127,7 +130,7 @@ def test_profile_is_in_the_system_prompt_and_the_notes_hold_only_the_rest(
     memory.remember("Rex chewed my left shoe again.", speaker="ana", time=t0)
     memory.sleep(now=NOW)
     llm = ScriptedLLM(["Rex."])
-    assistant = Assistant(memory, llm)
+    assistant = Assistant(memory, llm, ahead_words=0)
     reply = assistant.reply("What did my dog Rex chew?", conversation="c", participants=["ana"])
     assistant.close()
     system, message = llm.calls[0].messages[0].content, llm.calls[0].messages[-1].content
@@ -149,7 +152,7 @@ def test_a_fact_never_hides_the_rest_of_its_message(memory: Memory) -> None:
     memory.sleep(now=NOW)
     assert any(f.value == "Lisbon" for f in memory.profile("ana").facts)
     llm = ScriptedLLM(["Ramen."])
-    assistant = Assistant(memory, llm)
+    assistant = Assistant(memory, llm, ahead_words=0)
     assistant.reply("What do I usually order at Koya?", conversation="c", participants=["ana"])
     assistant.close()
     message = llm.calls[0].messages[-1].content
@@ -161,7 +164,7 @@ def test_the_assistants_own_past_replies_are_marked_as_its_words(memory: Memory)
     llm = ScriptedLLM(
         ["Porto is a lovely city by the Douro river.", "You moved to Porto.", "The Douro."]
     )
-    assistant = Assistant(memory, llm)
+    assistant = Assistant(memory, llm, ahead_words=0)
     assistant.reply("We moved to Porto!", conversation="s1", participants=["ana"], now=NOW)
     assistant.reply("Where did we move?", conversation="s2", participants=["ana"], now=NOW)
     assistant.reply(
@@ -227,7 +230,7 @@ def test_notes_leave_out_turns_that_state_nothing_and_keep_weaker_evidence(
     ):
         memory.remember(text, speaker="dima", conversation=f"c{number}", time=t0)
     llm = ScriptedLLM(["Along the river."])
-    assistant = Assistant(memory, llm)
+    assistant = Assistant(memory, llm, ahead_words=0)
     assistant.reply("Where did I go running last time?", conversation="q", participants=["dima"],
                     now=NOW)  # fmt: skip
     assistant.close()
@@ -240,7 +243,7 @@ def test_the_message_comes_with_today_and_the_dates_it_means(memory: Memory) -> 
     memory.remember("Lunch was a falafel wrap today.", speaker="nora",
                     time=datetime(2026, 3, 4, 13, tzinfo=UTC))  # fmt: skip
     llm = ScriptedLLM(["A falafel wrap."])
-    assistant = Assistant(memory, llm)
+    assistant = Assistant(memory, llm, ahead_words=0)
     assistant.reply("What did I have for lunch yesterday?", conversation="q",
                     participants=["nora"], now=NOW)  # fmt: skip
     assistant.close()
@@ -257,7 +260,7 @@ def test_without_notes_the_message_goes_alone(memory: Memory) -> None:
     memory.remember("My name is Bob.", speaker="bob", time=datetime(2026, 3, 1, tzinfo=UTC))
     memory.sleep(now=NOW)
     llm = ScriptedLLM(["Bob."])
-    assistant = Assistant(memory, llm)
+    assistant = Assistant(memory, llm, ahead_words=0)
     assistant.reply("What is my name?", conversation="c", participants=["bob"], now=NOW)
     assistant.close()
     assert "bob's name is Bob" in llm.calls[0].messages[0].content
@@ -271,9 +274,9 @@ def test_prepare_reads_the_prefix_the_next_reply_starts_with(memory: Memory) -> 
     memory.sleep(now=NOW)
     llm = ScriptedLLM(["Hello, Ana.", "Carrots."])
     assistant = Assistant(memory, llm)
-    assistant.prepare("c", ["ana"])
+    assistant.prepare("c", ["ana"], now=NOW)
     assistant.reply("Hi!", conversation="c", participants=["ana"], now=NOW)
-    assistant.prepare("c", ["ana"])  # after the turn is written, in the background
+    assistant.prepare("c", ["ana"], now=NOW)  # after the turn is written, in the background
     assistant.reply("Suggest a snack.", conversation="c", participants=["ana"], now=NOW)
     assistant.close()
     assert len(llm.prefilled) == 2
@@ -514,7 +517,7 @@ def test_a_question_about_now_reads_its_notes_in_time_order(memory: Memory) -> N
 
     def notes(question: str) -> str:
         llm = ScriptedLLM(["Oat flat whites."])
-        assistant = Assistant(memory, llm)
+        assistant = Assistant(memory, llm, ahead_words=0)
         assistant.reply(question, conversation=question, participants=["mia"], now=NOW)
         assistant.close()
         return llm.calls[0].messages[-1].content
@@ -528,7 +531,7 @@ def test_a_russian_question_gets_its_notes_in_russian(memory: Memory) -> None:
     memory.remember("В мае сдаю IELTS, очень нервничаю.", speaker="vika",
                     time=datetime(2026, 3, 3, 22, tzinfo=UTC))  # fmt: skip
     llm = ScriptedLLM(["IELTS."])
-    assistant = Assistant(memory, llm)
+    assistant = Assistant(memory, llm, ahead_words=0)
     assistant.reply("Какой экзамен я сдаю?", conversation="q", participants=["vika"], now=NOW)
     assistant.close()
     message = llm.calls[0].messages[-1].content

@@ -12,14 +12,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from kuzya import validate
+from kuzya import ahead, validate
 from kuzya.entities.ner import is_russian
 from kuzya.errors import InvalidInput, LLMError
+from kuzya.extractive import extractive_reply
 from kuzya.facts import rules
 from kuzya.language import dates
 from kuzya.language.days import day_name
 from kuzya.language.sentences import sentences, whole
-from kuzya.language.text import STOP_WORDS, terms, tokens
+from kuzya.language.text import terms
 from kuzya.llm.base import LLM, ChatMessage, ToolCall, Usage
 from kuzya.llm.structured import parse_json
 from kuzya.memory import Memory
@@ -108,18 +109,6 @@ def _unstated(item: RecallItem, stated: Sequence[set[str]]) -> RecallItem | None
     return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))
 
 
-_GREETINGS = frozenset("hi hello hey hiya morning evening привет здравствуй здравствуйте".split())
-_SMALL_TALK = _GREETINGS | frozenset(
-    """thx ty lmao rofl hehe cool nice great awesome good fine sure yep nope yes bye goodbye
-    cheers lot much welcome благодарю пока ага угу класс круто отлично супер ахаха лол
-    понятно ясно доброе добрый утро вечер большое""".split()
-)
-
-
-def _small_talk(text: str) -> bool:
-    return all(word in STOP_WORDS or word in _SMALL_TALK for word in tokens(text))
-
-
 # a question about what the assistant said: "what did you recommend?", "ты мне советовал…"
 _ABOUT_REPLIES = re.compile(
     r"\bdid you\b(?! (?:remember|know|recall))"
@@ -138,12 +127,6 @@ def asks_about_replies(question: str) -> bool:
     return _ABOUT_REPLIES.search(question) is not None
 
 
-def _states(item: RecallItem) -> bool:
-    """Whether a recalled item says something worth quoting: not one of the assistant's
-    own replies, not small talk, not a question."""
-    return not item.assistant and not _small_talk(item.text) and not rules.is_question(item.text)
-
-
 # after the question: a small model otherwise may recite its notes instead of answering
 _BRIEFLY = {False: "(Answer in one short sentence.)", True: "(Ответь одним коротким предложением.)"}
 
@@ -158,29 +141,6 @@ _NOTES_LEAD = {
     True: "Заметки из памяти (спрашивает {who}; сегодня {today}):",
 }
 
-# what an extractive reply says, in English and in Russian: a greeting, an
-# acknowledgement, nothing recalled, the lead of what was recalled
-_SAYINGS = {
-    False: ("Hi!", "Noted.", "I don't remember anything about that.", "From memory: "),
-    True: ("Привет!", "Запомнил.", "Я ничего об этом не помню.", "Вот что я помню: "),
-}
-
-
-def extractive_reply(text: str, recall: Recall, limit: int = 3) -> tuple[str, list[RecallItem]]:
-    """Without a model: a greeting for a greeting and nothing for other small talk
-    ("thanks", "lol", "👍"), an acknowledgement for a statement, and for a question the
-    best recalled items that state something (see `_states`) said plainly; in Russian for a
-    Russian message. Also the items the reply quotes."""
-    hello, noted, unknown, recalled = _SAYINGS[is_russian(text)]
-    if _small_talk(text):
-        return (hello if not _GREETINGS.isdisjoint(tokens(text)) else ""), []
-    if not rules.is_question(text):
-        return noted, []
-    quoted = [item for item in recall.items if _states(item)][:limit]
-    if not quoted:
-        return unknown, []
-    return recalled + " ".join(item.line() for item in quoted), quoted
-
 
 class Assistant:
     """A chat assistant over a `Memory`. `llm=None` answers extractively from memory.
@@ -189,7 +149,9 @@ class Assistant:
     `{"answer": ...}` by a grammar and to `max_tokens` (default 48), and the recalled facts
     are repeated next to the message with the messages they came from, since such a model
     reads little else. A capable model gets each memory once and writes freely (default
-    `max_tokens` 200).
+    `max_tokens` 200), and the newest `ahead_words` of what people said (default 800, at
+    most a fifth of the model's context window in tokens; 0 for a small model) in the
+    prompt's prefix, read before a question comes (see `prepare`).
 
     Replies in different conversations may run at once, from many threads; the replies of
     one conversation are to come one at a time, each after the last returned."""
@@ -210,6 +172,7 @@ class Assistant:
         tools: Toolbox | None = None,
         max_steps: int = 4,
         small_model: bool = False,
+        ahead_words: int | None = None,
     ) -> None:
         self.memory, self.llm, self.name = memory, llm, validate.name(name, "name")
         self.budget_words, self.working_turns = budget_words, working_turns
@@ -220,6 +183,10 @@ class Assistant:
         # tool calls that act, waiting for their asker's yes, by (conversation, asker)
         self._waiting: dict[tuple[str, str], Pending] = {}
         self.max_tokens = max_tokens or (48 if small_model else 200)
+        if ahead_words is None:  # a fifth of a known window: up to half of it in Russian
+            window = getattr(llm, "context_tokens", None)
+            ahead_words = 0 if small_model else min(800, window // 5 if window else 800)
+        self.ahead_words = validate.integer(ahead_words, "ahead_words", 0, 100_000)
         self.stop = SMALL_STOP if small_model else ()
         # one thread, so the writes and the prefills after them run in order
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kuzya-remember")
@@ -305,14 +272,15 @@ class Assistant:
     def _prompt(
         self, text: str, recall: Recall, conversation: str, present: Sequence[str], who: str
     ) -> tuple[list[ChatMessage], set[int]]:
-        """The prefix (system with the asker's profile, then the working memory as turns),
-        then the message with the notes that are not in the prefix right before it (small
-        models read notes best next to the question); and the memories the notes and the
-        people's turns come from."""
+        """The prefix (system with the read-ahead notes and the asker's profile, then the
+        working memory as turns), then the message with the notes the prefix lacks right
+        before it (small models read notes best next to the question); and the memories the
+        notes and the people's turns come from."""
         profile = self.profile(who, present, recall.now)
         turns = self._turns(conversation, present)
-        messages = self.prefix(conversation, present, who, profile, turns)
-        notes = self.notes(recall, profile)
+        known = self._ahead(present, recall.now, turns)
+        messages = self.prefix(conversation, present, who, profile, turns, known, recall.now)
+        notes = self.notes(recall, profile, known)
         # named as the turns before it are, or a model may answer as if it had said it
         said = text if self.small_model and len(present) == 1 else f"{who}: {text}"
         # the dates the message means, as the notes give theirs ("last Wednesday = 6 May")
@@ -324,10 +292,18 @@ class Assistant:
             today = day_name(recall.now, russian)
             lead = _NOTES_LEAD[russian].format(who=who, today=today)
             listed = notes.as_notes(russian, in_time_order=query.asks_now(text))
-            said = f"{lead}\n{listed}\n\n{said}\n{briefly(text)}"
-        used = {s for item in notes.items for s in item.sources}
+            said = f"{lead}\n{listed}\n\n{said}"
+        if notes.items or known:
+            said += f"\n{briefly(text)}"
+        used = {s for item in (*known, *notes.items) for s in item.sources}
         used.update(turn.id for turn in turns if not is_assistant(turn))
         return [*messages, ChatMessage("user", said)], used
+
+    def _ahead(
+        self, present: Sequence[str], now: datetime, turns: Sequence[Episode]
+    ) -> tuple[RecallItem, ...]:
+        leave_out = {turn.id for turn in turns}
+        return ahead.read_ahead(self.memory, present, now, self.ahead_words, leave_out)
 
     def _turns(self, conversation: str, present: Sequence[str]) -> list[Episode]:
         scope = self.memory.store.scope(self.memory.namespace, present)
@@ -340,11 +316,15 @@ class Assistant:
         who: str,
         profile: Sequence[RecallItem],
         turns: Sequence[Episode] | None = None,
+        known: Sequence[RecallItem] = (),
+        now: datetime | None = None,
     ) -> list[ChatMessage]:
         """What every reply to `who` in this conversation starts with until the next turn:
-        the system prompt with the profile, then the recent turns. It changes slowly, so a
-        runtime with a prompt cache reads it once (see `prepare`)."""
-        messages = [ChatMessage("system", self.system_prompt(present, profile, who))]
+        the system prompt with the read-ahead notes `known` (dated as of `now`) and the
+        profile, then the recent turns. It changes slowly (new notes and turns come at its
+        end), so a runtime with a prompt cache reads it once (see `prepare`)."""
+        system = self.system_prompt(present, profile, who, known, now)
+        messages = [ChatMessage("system", system)]
         for turn in self._turns(conversation, present) if turns is None else turns:
             mine = is_assistant(turn)
             content = turn.content if mine else f"{turn.speaker}: {turn.content}"
@@ -359,8 +339,12 @@ class Assistant:
         facts = self.memory.profile(who, participants=present, now=now).facts
         return tuple(RecallItem.of_fact(f, dated=False) for f in facts[: self.profile_facts])
 
-    def notes(self, recall: Recall, profile: Sequence[RecallItem]) -> Recall:
-        """What goes next to the message: the recalled facts the profile lacks, then the
+    def notes(
+        self, recall: Recall, profile: Sequence[RecallItem], known: Sequence[RecallItem] = ()
+    ) -> Recall:
+        """What goes next to the message: what the prefix lacks (the profile and the
+        read-ahead notes `known`, whose messages and facts drawn only from them are left
+        out) of the following. The recalled facts the profile lacks, then the
         best `max_items` recalled messages (by rank, not by a share of the best score: fused
         scores are not calibrated, and the answer often ranks third), each without the
         sentences a fact in the prompt already states (never a whole message for one fact
@@ -372,7 +356,12 @@ class Assistant:
         do I live?" is the closest match to the same question, never its answer. For a
         small model every recalled fact stays, and every message whole."""
         given = set() if self.small_model else {i.id for i in profile}
-        facts = [i for i in recall.items if i.kind is Kind.FACT and i.id not in given]
+        read = {i.id for i in known}
+        facts = [
+            i
+            for i in recall.items
+            if i.kind is Kind.FACT and i.id not in given and not read.issuperset(i.sources)
+        ]
         stated = [] if self.small_model else [set(terms(i.text)) for i in (*profile, *facts)]
         others = [
             i for i in recall.items if i.kind is not Kind.FACT and not passages.low_content(i.text)
@@ -384,34 +373,54 @@ class Assistant:
             if i.assistant and asks_about_replies(recall.query)
         ]
         kept = said[: self.max_items] + own[: min(self.own_replies, self.max_items - len(said))]
+        kept = [i for i in kept if i.kind is not Kind.EPISODE or i.id not in read]
         return Recall(recall.query, tuple(facts + kept), recall.now)
 
     def prepare(
-        self, conversation: str, participants: Sequence[str], speaker: str | None = None
+        self,
+        conversation: str,
+        participants: Sequence[str],
+        speaker: str | None = None,
+        now: datetime | str | None = None,
     ) -> None:
-        """Have the model read this conversation's prefix in the background (after the
-        last turn is written), so the next reply reads only its notes and message. Call it
-        when a chat opens and after each reply; `flush` waits for it. It does nothing for
-        models without a prompt cache and for `llm=None`."""
+        """Have the model read this conversation's prefix as of `now` (by default the
+        current time) in the background, after the last turn is written, so the next reply
+        reads only its notes and message. Call it when a chat opens and after each reply;
+        `flush` waits for it. It does nothing for models without a prompt cache and for
+        `llm=None`."""
         present = validate.names(participants, "participants")
         who = _speaker(speaker, present)
         conversation = validate.name(conversation, "conversation")
+        moment = validate.moment(now, "now")
         if self.llm is not None:
-            self._after(self._prefill, self.llm, conversation, present, who)
+            self._after(self._prefill, self.llm, conversation, present, who, moment)
 
-    def _prefill(self, llm: LLM, conversation: str, present: Sequence[str], who: str) -> None:
-        llm.prefill(self.prefix(conversation, present, who, self.profile(who, present)))
+    def _prefill(
+        self, llm: LLM, conversation: str, present: Sequence[str], who: str, now: datetime
+    ) -> None:
+        profile = self.profile(who, present, now)
+        turns = self._turns(conversation, present)
+        known = self._ahead(present, now, turns)
+        llm.prefill(self.prefix(conversation, present, who, profile, turns, known, now))
 
     def system_prompt(
-        self, present: Sequence[str] = (), profile: Sequence[RecallItem] = (), who: str = ""
+        self,
+        present: Sequence[str] = (),
+        profile: Sequence[RecallItem] = (),
+        who: str = "",
+        known: Sequence[RecallItem] = (),
+        now: datetime | None = None,
     ) -> str:
-        """The instructions, who is present and what is known about the asker."""
+        """The instructions, who is present, the read-ahead notes `known` with today's date
+        (`now`), and what is known about the asker."""
         system = SYSTEM.format(name=self.name)
         if present:
             system += f"\nYou are talking with {', '.join(present)}."
+        if known and now is not None:
+            system += f"\n{ahead.as_prompt(known, now)}"
         if profile:
-            known = "\n".join(f"- {item.line()}" for item in profile)
-            system += f"\nWhat you know about {who}:\n{known}"
+            listed = "\n".join(f"- {item.line()}" for item in profile)
+            system += f"\nWhat you know about {who}:\n{listed}"
         return system
 
     def _answer(

@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from kuzya.ahead import read_ahead
 from kuzya.assistant import Assistant
 from kuzya.embed import Embedder, load_embedder
 from kuzya.llm.base import ChatMessage, Completion
@@ -308,7 +309,10 @@ def view(memory: Memory, case: Case) -> dict[str, Any]:
     assistant = Assistant(plain, llm=None)
     try:
         profile = assistant.profile(case.speaker, present)
-        prefix = assistant.prefix(case.conversation, present, case.speaker, profile)
+        known = read_ahead(plain, present, case.now, assistant.ahead_words)
+        prefix = assistant.prefix(
+            case.conversation, present, case.speaker, profile, known=known, now=case.now
+        )
         out["prefix"] = [(m.role, m.content) for m in prefix]
         asked = plain.recall(
             QUERIES[0],
@@ -317,7 +321,7 @@ def view(memory: Memory, case: Case) -> dict[str, Any]:
             speaker=case.speaker,
             conversation=case.conversation,
         )
-        out["notes"] = [canon.item(i) for i in assistant.notes(asked, profile).items]
+        out["notes"] = [canon.item(i) for i in assistant.notes(asked, profile, known).items]
     finally:
         assistant.close()
     if _entities_have_participants(memory):

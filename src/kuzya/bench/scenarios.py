@@ -10,7 +10,7 @@ import json
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
@@ -69,12 +69,15 @@ class Scenario(_Record):
 @dataclass(frozen=True)
 class Timing:
     """Answer mode: seconds to reply with memory and with none (the same model), each
-    after its prefix was prepared, and the seconds that preparing took."""
+    after its prefix was prepared, and the seconds that preparing took; `first` marks the
+    first question after a session, whose prefix was read whole (the replies without
+    memory in between leave nothing of it in the model's cache)."""
 
     reply: float = 0.0
     prepare: float = 0.0
     bare_reply: float = 0.0
     bare_prepare: float = 0.0
+    first: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,10 +166,32 @@ class Runner:
         for session, probes in _probes_by_session(scenario):
             with self._open(path, scenario) as memory:
                 _replay(memory, session)
+            asked = []
             for number, probe in enumerate(probes):
                 with self._open(path, scenario) as memory:
-                    results.append(self._probe(memory, scenario, probe, f"{session.id}-{number}"))
+                    asked.append(self._probe(memory, scenario, probe, f"{session.id}-{number}"))
+            # one after another, as in a chat: each question's prefix is mostly read already
+            with self._open(path, scenario) as memory:
+                results.extend(self._without_memory(memory, probes, asked))
         return results
+
+    def _without_memory(
+        self, memory: Memory, probes: Sequence[Probe], asked: Sequence[ProbeResult]
+    ) -> list[ProbeResult]:
+        """The results with the same model's time to answer each question without memory,
+        taken after the session's questions with memory."""
+        if self.llm is None or not self.answer_mode:
+            return list(asked)
+        assistant = Assistant(
+            memory, self.llm, temperature=self.temperature, small_model=self.small_model
+        )
+        timed = []
+        for number, (probe, result) in enumerate(zip(probes, asked, strict=True)):
+            reply, prepare = _bare_seconds(self.llm, probe, assistant)
+            timing = replace(result.timing, bare_reply=reply, bare_prepare=prepare)
+            timed.append(replace(result, timing=replace(timing, first=number == 0)))
+        assistant.close()
+        return timed
 
     def _run_other(self, scenario: Scenario, folder: Path) -> list[ProbeResult]:
         """The same replay and probes with another kind of memory, opened anew for each
@@ -187,7 +212,7 @@ class Runner:
                     continue
                 reply, seconds, bare = self._answer_from(context, probe)
                 passed = judge(probe, reply, answer_mode=True)
-                timing = Timing(seconds, 0.0, bare, 0.0)
+                timing = Timing(seconds, 0.0, bare, 0.0, first=True)  # nothing is cached
                 results.append(ProbeResult(scenario.name, probe.question, passed, reply, timing))
         return results
 
@@ -240,7 +265,7 @@ class Runner:
         try:
             # a chat prepares its prefix when it opens, before the first message arrives
             started = time.perf_counter()
-            assistant.prepare(conversation, probe.participants, probe.speaker)
+            assistant.prepare(conversation, probe.participants, probe.speaker, probe.time)
             assistant.flush()
             prepared = time.perf_counter() - started
             reply = assistant.reply(
@@ -252,13 +277,12 @@ class Runner:
             )
         finally:
             assistant.close()
-        bare = _bare_seconds(self.llm, probe, assistant) if self.llm else (0.0, 0.0)
         return ProbeResult(
             scenario.name,
             probe.question,
             judge(probe, reply.text, answer_mode=True),
             reply.text,
-            Timing(reply.seconds, prepared, *bare),
+            Timing(reply.seconds, prepared),
         )
 
 
@@ -355,12 +379,14 @@ def evaluate(
 
         with_memory = mean(t.reply for t in timings)
         without = mean(t.bare_reply for t in timings)
-        cold = mean(t.prepare + t.reply for t in timings)
-        cold_without = mean(t.bare_prepare + t.bare_reply for t in timings)
+        firsts = [t for t in timings if t.first]
+        cold = sum(t.prepare + t.reply for t in firsts) / len(firsts)
+        cold_without = sum(t.bare_prepare + t.bare_reply for t in firsts) / len(firsts)
         report["reply_seconds"] = round(with_memory, 3)
         report["reply_seconds_without_memory"] = round(without, 3)
         report["latency_ratio"] = round(with_memory / without, 3) if without else None
-        # a first reply in a chat that was not prepared reads its prefix too
+        report["prepare_seconds"] = round(mean(t.prepare for t in timings), 3)
+        # the first question after a session: its prefix read whole, then the reply
         report["cold_reply_seconds"] = round(cold, 3)
         report["cold_reply_seconds_without_memory"] = round(cold_without, 3)
         report["cold_latency_ratio"] = round(cold / cold_without, 3) if cold_without else None

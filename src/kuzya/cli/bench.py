@@ -321,8 +321,9 @@ def scenarios(
     if "latency_ratio" in result:
         console.print(
             f"reply {result['reply_seconds']} s with memory, "
-            f"{result['reply_seconds_without_memory']} s without: x{result['latency_ratio']}; "
-            f"unprepared first reply {result['cold_reply_seconds']} s / "
+            f"{result['reply_seconds_without_memory']} s without: x{result['latency_ratio']} "
+            f"(read ahead {result['prepare_seconds']} s); "
+            f"first reply after a session, read whole {result['cold_reply_seconds']} s / "
             f"{result['cold_reply_seconds_without_memory']} s: x{result['cold_latency_ratio']}"
         )
     _write(json_out, result)

@@ -60,6 +60,8 @@ def _reply(
             now=body.time,
             on_text=on_text,
         )
+        # the next turn's prefix is read while the person reads this reply
+        space.assistant.prepare(body.session_id, people, asker, body.time)
     forgot = rules.forget_request(body.message, asker) is not None
     if forgot or any(call.name == "forget_memory" for call in reply.tool_calls):
         engine.images.sweep(space.memory)  # the files of images forgotten go too
