@@ -176,11 +176,13 @@ def test_sleep_with_ner_types_the_names(tmp_path: Path) -> None:
 def test_answer_mode_prepares_each_chat_and_times_both_ways(
     tmp_path: Path, use_embedder: Embedder
 ) -> None:
-    llm = ScriptedLLM(["hi", "Bob.", "I don't know.", "Rex.", "No idea.", "Lisbon.", "?"])
+    # a session's questions with memory, one after another, then the same without memory
+    llm = ScriptedLLM(["hi", "Bob.", "I don't know.", "Rex.", "Lisbon.", "No idea.", "?"])
     report = evaluate([scenarios(tmp_path)], use_embedder, llm=llm, answer_mode=True)
     assert report["accuracy"] == 1.0 and report["total"] == 3
-    # per probe: its prefix read ahead, the reply, then the bare model's prefix and reply
+    # per probe: its prefix read ahead and the reply; the bare model's prefix and reply
     assert len(llm.prefilled) == 6 and llm.pending == 0
+    assert "Rex" in llm.calls[3].messages[0].content  # read ahead, in the system prompt
     with_memory = [c for c in llm.calls if "What you know about user" in c.messages[0].content]
     assert len(with_memory) == 3
     for call in with_memory:
