@@ -10,19 +10,20 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kuzya.assistant import Assistant, asks_about_replies
+from kuzya.assistant import Assistant
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.extractive import extractive_reply
 from kuzya.llm.base import ChatMessage, Completion, ToolCall
 from kuzya.memory import Memory
 from kuzya.model import Kind, Recall, RecallItem
+from kuzya.prompt_notes import asks_about_replies
 from kuzya.recall import query
 from kuzya.testing import ScriptedLLM
 from kuzya.tools import Toolbox
 
 NOW = datetime(2026, 3, 5, 9, tzinfo=UTC)
 # `ahead_words=0` below: the notes next to the message, as a prompt has them for what the
-# read-ahead notes lack (tests/test_ahead.py has the read-ahead)
+# read-ahead notes lack (tests/test_prompt_notes.py has the read-ahead)
 
 
 def test_prompt_holds_memory_and_the_turn_is_remembered_after(memory: Memory) -> None:

@@ -3,7 +3,6 @@ reply; the turn is remembered after the reply is returned, off the reply path.""
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -12,14 +11,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from kuzya import ahead, validate
+from kuzya import prompt_notes, validate
 from kuzya.entities.ner import is_russian
 from kuzya.errors import InvalidInput, LLMError
 from kuzya.extractive import extractive_reply
 from kuzya.facts import rules
 from kuzya.language import dates
 from kuzya.language.days import day_name
-from kuzya.language.sentences import sentences, whole
+from kuzya.language.sentences import whole
 from kuzya.language.text import terms
 from kuzya.llm.base import LLM, ChatMessage, ToolCall, Usage
 from kuzya.llm.structured import parse_json
@@ -92,54 +91,6 @@ class Reply:
     seconds: float
     tool_calls: tuple[ToolCall, ...] = ()
     confirm: str | None = None  # a tool that acts waits for a yes: the question asked
-
-
-def _unstated(item: RecallItem, stated: Sequence[set[str]]) -> RecallItem | None:
-    """The item without its sentences whose every term one of the `stated` facts holds;
-    None when nothing else is left."""
-    if not stated:
-        return item
-    parts = sentences(item.text)
-    kept = [p for p in parts if not any(set(terms(p)) <= fact for fact in stated)]
-    if not kept:
-        return None
-    if len(kept) == len(parts):
-        return item
-    text = " ".join(kept)
-    return replace(item, text=text, events=tuple(e for e in item.events if e.phrase in text))
-
-
-# a question about what the assistant said: "what did you recommend?", "ты мне советовал…"
-_ABOUT_REPLIES = re.compile(
-    r"\bdid you\b(?! (?:remember|know|recall))"
-    r"|\byou (?:said|told|recommended|suggested|mentioned|answered|replied|promised|thought"
-    r"|say|tell|recommend|suggest|mention)\b"
-    r"|\byour (?:answer|reply|advice|suggestion|recommendation|idea)\b"
-    r"|(?<!\w)(?:ты|вы)\s+(?:мне\s+|нам\s+)?\w+л[аои]?(?!\w)"
-    r"|(?<!\w)(?:твой|твоя|твои|ваш|ваша|ваши) (?:ответ|совет|идея|рекомендаци)",
-    re.IGNORECASE,
-)
-
-
-def asks_about_replies(question: str) -> bool:
-    """Whether a question asks what the assistant itself said: only then do its own earlier
-    replies go into the notes (they are the conversation, not evidence about anyone)."""
-    return _ABOUT_REPLIES.search(question) is not None
-
-
-# after the question: a small model otherwise may recite its notes instead of answering
-_BRIEFLY = {False: "(Answer in one short sentence.)", True: "(Ответь одним коротким предложением.)"}
-
-
-def briefly(question: str) -> str:
-    """The line that follows a question with notes, in the question's language."""
-    return _BRIEFLY[is_russian(question)]
-
-
-_NOTES_LEAD = {
-    False: "Notes from memory ({who} is asking; today is {today}):",
-    True: "Заметки из памяти (спрашивает {who}; сегодня {today}):",
-}
 
 
 class Assistant:
@@ -290,11 +241,11 @@ class Assistant:
         if notes.items:  # in the question's language: a small model answers in the notes'
             russian = is_russian(text)
             today = day_name(recall.now, russian)
-            lead = _NOTES_LEAD[russian].format(who=who, today=today)
+            lead = prompt_notes.NOTES_LEAD[russian].format(who=who, today=today)
             listed = notes.as_notes(russian, in_time_order=query.asks_now(text))
             said = f"{lead}\n{listed}\n\n{said}"
         if notes.items or known:
-            said += f"\n{briefly(text)}"
+            said += f"\n{prompt_notes.briefly(text)}"
         used = {s for item in (*known, *notes.items) for s in item.sources}
         used.update(turn.id for turn in turns if not is_assistant(turn))
         return [*messages, ChatMessage("user", said)], used
@@ -303,7 +254,7 @@ class Assistant:
         self, present: Sequence[str], now: datetime, turns: Sequence[Episode]
     ) -> tuple[RecallItem, ...]:
         leave_out = {turn.id for turn in turns}
-        return ahead.read_ahead(self.memory, present, now, self.ahead_words, leave_out)
+        return prompt_notes.read_ahead(self.memory, present, now, self.ahead_words, leave_out)
 
     def _turns(self, conversation: str, present: Sequence[str]) -> list[Episode]:
         scope = self.memory.store.scope(self.memory.namespace, present)
@@ -349,7 +300,7 @@ class Assistant:
         scores are not calibrated, and the answer often ranks third), each without the
         sentences a fact in the prompt already states (never a whole message for one fact
         it holds: the rest of it may be what the question needs). The assistant's own past
-        replies come only when the question asks what it said (`asks_about_replies`),
+        replies come only when the question asks what it said (`prompt_notes.asks_about_replies`),
         after what people said, marked as its own words, at most `own_replies` of them:
         they are the conversation, not evidence about anyone. Turns
         that state nothing (questions asked before, "lol") are left out: an earlier "where
@@ -366,11 +317,11 @@ class Assistant:
         others = [
             i for i in recall.items if i.kind is not Kind.FACT and not passages.low_content(i.text)
         ]
-        said = [u for i in others if not i.assistant and (u := _unstated(i, stated))]
+        said = [u for i in others if not i.assistant and (u := prompt_notes.unstated(i, stated))]
         own = [
             replace(i, speaker=f"{i.speaker} (you)")
             for i in others
-            if i.assistant and asks_about_replies(recall.query)
+            if i.assistant and prompt_notes.asks_about_replies(recall.query)
         ]
         kept = said[: self.max_items] + own[: min(self.own_replies, self.max_items - len(said))]
         kept = [i for i in kept if i.kind is not Kind.EPISODE or i.id not in read]
@@ -417,7 +368,7 @@ class Assistant:
         if present:
             system += f"\nYou are talking with {', '.join(present)}."
         if known and now is not None:
-            system += f"\n{ahead.as_prompt(known, now)}"
+            system += f"\n{prompt_notes.as_prompt(known, now)}"
         if profile:
             listed = "\n".join(f"- {item.line()}" for item in profile)
             system += f"\nWhat you know about {who}:\n{listed}"

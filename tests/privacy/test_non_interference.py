@@ -28,11 +28,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from kuzya.ahead import read_ahead
 from kuzya.assistant import Assistant
 from kuzya.embed import Embedder, load_embedder
 from kuzya.llm.base import ChatMessage, Completion
 from kuzya.memory import Memory
+from kuzya.prompt_notes import read_ahead
 from kuzya.testing import ScriptedLLM
 
 T0 = datetime(2025, 3, 3, 9, tzinfo=UTC)

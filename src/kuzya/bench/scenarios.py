@@ -18,13 +18,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kuzya import validate
-from kuzya.assistant import ANSWER, SMALL_STOP, Assistant, answer_text, briefly
+from kuzya.assistant import ANSWER, SMALL_STOP, Assistant, answer_text
 from kuzya.bench.memories import KINDS, opened
 from kuzya.bench.stores import Place, places
 from kuzya.embed import Embedder
 from kuzya.errors import InvalidInput
 from kuzya.llm.base import LLM, ChatMessage
 from kuzya.memory import Memory
+from kuzya.prompt_notes import briefly
 
 MESSAGE_SPACING = timedelta(seconds=30)
 OTHER_SYSTEM = "You are a helpful assistant with long-term memory. Answer briefly."

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from kuzya.ahead import as_prompt, read_ahead
 from kuzya.assistant import Assistant
 from kuzya.memory import Memory
+from kuzya.prompt_notes import as_prompt, read_ahead
 from kuzya.testing import ScriptedLLM
 
 DAY = datetime(2026, 5, 4, 10, tzinfo=UTC)
